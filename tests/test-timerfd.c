@@ -1,0 +1,197 @@
+/* timerfd_create()/timerfd_settime()/timerfd_gettime() behaviour through
+ * libtimerfd, on each clock a timer descriptor takes.  Margins are wide:
+ * under emulation a 10 ms period can stretch a lot.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#define MS 1000000L
+
+static struct itimerspec spec(long value_ns, long interval_ns)
+{
+	struct itimerspec its;
+
+	its.it_value.tv_sec = value_ns / 1000000000L;
+	its.it_value.tv_nsec = value_ns % 1000000000L;
+	its.it_interval.tv_sec = interval_ns / 1000000000L;
+	its.it_interval.tv_nsec = interval_ns % 1000000000L;
+	return its;
+}
+
+static uint64_t read_ticks(int fd)
+{
+	uint64_t ticks = 0;
+
+	if (read(fd, &ticks, sizeof(ticks)) != sizeof(ticks))
+		return 0;
+	return ticks;
+}
+
+static void on_clock(clockid_t clock, const char *name)
+{
+	struct itimerspec its, cur;
+	struct timespec now;
+	uint64_t ticks;
+	char buf[8];
+	int fd;
+
+	diag("clock %s", name);
+	fd = timerfd_create(clock, 0);
+	if (!ok(fd >= 0, "%s: timerfd_create", name))
+		return;
+
+	/* One-shot: exactly one expiration.  */
+	its = spec(20 * MS, 0);
+	ok(timerfd_settime(fd, 0, &its, NULL) == 0, "%s: arm a 20 ms one-shot", name);
+	is(read_ticks(fd), 1, "%s: a one-shot reads 1 expiration", name);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	errno = 0;
+	ok(read(fd, buf, 8) == -1 && errno == EAGAIN,
+	   "%s: then a non-blocking read gives EAGAIN", name);
+
+	/* Short buffers are EINVAL.  */
+	errno = 0;
+	ok(read(fd, buf, 7) == -1 && errno == EINVAL, "%s: a 7-byte read gives EINVAL", name);
+
+	/* gettime: remaining time of a 10 s timer is in (0, 10 s].  */
+	its = spec(10000 * MS, 0);
+	timerfd_settime(fd, 0, &its, NULL);
+	ok(timerfd_gettime(fd, &cur) == 0 &&
+	   cur.it_value.tv_sec <= 10 &&
+	   (cur.it_value.tv_sec > 0 || cur.it_value.tv_nsec > 0) &&
+	   cur.it_interval.tv_sec == 0 && cur.it_interval.tv_nsec == 0,
+	   "%s: gettime gives the remaining time (%ld.%09ld s)", name,
+	   (long)cur.it_value.tv_sec, cur.it_value.tv_nsec);
+	{
+		struct itimerspec old, zero = spec(0, 0);
+
+		timerfd_settime(fd, 0, &zero, &old);
+		ok(old.it_value.tv_sec <= 10 && old.it_value.tv_sec >= 1,
+		   "%s: settime returns the old value", name);
+		timerfd_gettime(fd, &cur);
+		ok(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec == 0,
+		   "%s: a zero value disarms", name);
+	}
+
+	/* Periodic: the count covers the elapsed periods, not the reads.  */
+	fcntl(fd, F_SETFL, 0);
+	its = spec(10 * MS, 10 * MS);
+	timerfd_settime(fd, 0, &its, NULL);
+	{
+		struct timespec nap = { 0, 200 * MS };
+
+		nanosleep(&nap, NULL);
+	}
+	ticks = read_ticks(fd);
+	ok(ticks >= 10, "%s: periodic 10 ms timer after 200 ms reads >= 10 (got %llu)",
+	   name, (unsigned long long)ticks);
+	ticks = read_ticks(fd);
+	ok(ticks >= 1 && ticks < 1000, "%s: a second read blocks for the next period (got %llu)",
+	   name, (unsigned long long)ticks);
+	ok(timerfd_gettime(fd, &cur) == 0 && cur.it_interval.tv_nsec == 10 * MS,
+	   "%s: gettime gives the interval", name);
+
+	/* TFD_TIMER_ABSTIME: an absolute time 30 ms ahead, and one in the
+	 * past that expires at once.  */
+	clock_gettime(clock, &now);
+	its = spec(0, 0);
+	its.it_value = now;
+	its.it_value.tv_nsec += 30 * MS;
+	if (its.it_value.tv_nsec >= 1000000000L) {
+		its.it_value.tv_sec++;
+		its.it_value.tv_nsec -= 1000000000L;
+	}
+	ok(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) == 0,
+	   "%s: arm at an absolute time 30 ms ahead", name);
+	is(read_ticks(fd), 1, "%s: the absolute one-shot expires once", name);
+	its.it_value.tv_sec -= 5;
+	timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	{
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		ok(poll(&p, 1, 5000) == 1, "%s: an absolute time in the past expires at once", name);
+	}
+	is(read_ticks(fd), 1, "%s: ... with one expiration", name);
+
+	/* epoll readiness.  */
+	{
+		struct epoll_event ev = { .events = EPOLLIN }, out;
+		int ep = epoll_create1(0);
+
+		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+		is(epoll_wait(ep, &out, 1, 0), 0, "%s: epoll: disarmed timer not ready", name);
+		its = spec(20 * MS, 0);
+		timerfd_settime(fd, 0, &its, NULL);
+		ok(epoll_wait(ep, &out, 1, 5000) == 1 && (out.events & EPOLLIN),
+		   "%s: epoll: expired timer reports EPOLLIN", name);
+		is(read_ticks(fd), 1, "%s: epoll: one expiration to read", name);
+		is(epoll_wait(ep, &out, 1, 0), 0, "%s: epoll: not ready once read", name);
+		close(ep);
+	}
+	close(fd);
+}
+
+int main(void)
+{
+	struct itimerspec its = spec(MS, 0);
+	int fd;
+
+	on_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+	on_clock(CLOCK_REALTIME, "CLOCK_REALTIME");
+	on_clock(CLOCK_BOOTTIME, "CLOCK_BOOTTIME");
+
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	ok((fcntl(fd, F_GETFL) & O_NONBLOCK) && (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	   "TFD_NONBLOCK|TFD_CLOEXEC set O_NONBLOCK and FD_CLOEXEC");
+	close(fd);
+
+	/* Errors.  */
+	errno = 0;
+	ok(timerfd_create(CLOCK_PROCESS_CPUTIME_ID, 0) == -1 && errno == EINVAL,
+	   "timerfd_create on a CPU-time clock gives EINVAL");
+	errno = 0;
+	ok(timerfd_create(CLOCK_MONOTONIC, 0x4) == -1 && errno == EINVAL,
+	   "timerfd_create with unknown flags gives EINVAL");
+	errno = 0;
+	ok(timerfd_settime(-1, 0, &its, NULL) == -1 && errno == EBADF,
+	   "timerfd_settime(-1) gives EBADF");
+	errno = 0;
+	ok(timerfd_gettime(1000, &its) == -1 && errno == EBADF,
+	   "timerfd_gettime on an unopened fd gives EBADF");
+	{
+		int p[2];
+
+		pipe(p);
+		errno = 0;
+		ok(timerfd_settime(p[0], 0, &its, NULL) == -1 && errno == EINVAL,
+		   "timerfd_settime on a pipe gives EINVAL");
+		close(p[0]);
+		close(p[1]);
+	}
+	fd = timerfd_create(CLOCK_MONOTONIC, 0);
+	its.it_value.tv_nsec = 1000000000L;
+	errno = 0;
+	ok(timerfd_settime(fd, 0, &its, NULL) == -1 && errno == EINVAL,
+	   "tv_nsec = 1e9 gives EINVAL");
+	{
+		struct itimerspec *volatile bad = (struct itimerspec *)8;
+
+		errno = 0;
+		ok(timerfd_settime(fd, 0, bad, NULL) == -1 && errno == EFAULT,
+		   "an unmapped new_value gives EFAULT");
+		errno = 0;
+		ok(timerfd_gettime(fd, bad) == -1 && errno == EFAULT,
+		   "an unmapped curr_value gives EFAULT");
+	}
+	close(fd);
+	return done_testing();
+}
