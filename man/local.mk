@@ -1,0 +1,1 @@
+# Man pages: filled in by the man page work.

@@ -1,0 +1,91 @@
+# Turn the guest's serial console log into one TAP stream for Automake's
+# driver: each program's test points are renumbered and prefixed with its
+# name; each program adds a point for its exit status and plan; the kernel
+# log adds a point that fails on any warning, BUG, Oops, lockdep, KASAN,
+# kmemleak or debug-objects report.
+function point(good, text) {
+	n++
+	print (good ? "ok " : "not ok ") n " - " text
+	if (!good)
+		failed = 1
+}
+function finish_test(rc) {
+	if (!planned)
+		point(0, name ": no TAP plan (the program crashed or was killed)")
+	else
+		point(rc == 0 && points == plan && !bad,
+		      name ": exit status " rc ", " points " of " plan " planned tests run")
+	in_test = 0
+}
+BEGIN { n = 0; in_test = 0; in_dmesg = 0; saw_dmesg = 0; kernel_bad = 0 }
+{ sub(/\r$/, "") }
+/^@@@ KERNEL / {
+	point($5 == 2, "guest booted " $3 " and sees " $5 " CPUs (want 2)")
+	next
+}
+/^@@@ LOADS / {
+	want = libdir "/libsignalfd.so.1"
+	point(index($0, want) > 0, "test programs load the installed library from " libdir \
+	      " (" $4 ")")
+	next
+}
+/^@@@ BEGIN dmesg/ { in_dmesg = 1; saw_dmesg = 1; next }
+/^@@@ END dmesg/ { in_dmesg = 0; next }
+/^@@@ BEGIN / {
+	name = $3
+	sub(/^tests\//, "", name)
+	in_test = 1; planned = 0; plan = 0; points = 0; bad = 0
+	next
+}
+/^@@@ END / {
+	if (in_test)
+		finish_test($4 + 0)
+	next
+}
+in_dmesg {
+	if ($0 ~ /(WARNING:|BUG:|BUG |Oops|lockdep|KASAN|kmemleak|ODEBUG|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|Call Trace|corruption|general protection fault|Kernel panic|INFO: task .* blocked)/) {
+		kernel_bad++
+		print "# kernel: " $0
+	}
+	next
+}
+in_test && /^(not )?ok( |$)/ {
+	good = ($1 == "ok")
+	rest = $0
+	sub(/^(not )?ok *[0-9]* *-? */, "", rest)
+	points++
+	if (!good && rest !~ /# *TODO/)
+		bad = 1
+	if (rest ~ /^#/)
+		text = name " " rest
+	else
+		text = name ": " rest
+	n++
+	print (good ? "ok " : "not ok ") n " - " text
+	if (!good && rest !~ /# *TODO/)
+		failed = 1
+	next
+}
+in_test && /^1\.\.[0-9]+/ {
+	planned = 1
+	plan = substr($1, 4) + 0
+	if ($0 ~ /# *SKIP/) {
+		reason = $0
+		sub(/^1\.\.[0-9]+ *# *SKIP */, "", reason)
+		n++
+		print "ok " n " - " name " # SKIP " reason
+	}
+	next
+}
+in_test && /^Bail out!/ { bad = 1; print "# " name ": " $0; next }
+in_test { print "# " name ": " $0; next }
+{ print "# console: " $0 }
+END {
+	if (in_test)
+		point(0, name ": did not finish (timeout, hang or guest crash)")
+	point(saw_dmesg, "the guest ran every test program and reached the end")
+	point(saw_dmesg && kernel_bad == 0, "kernel log clean: " kernel_bad \
+	      " warning/BUG/Oops/lockdep/KASAN/kmemleak lines")
+	print "1.." n
+	exit failed
+}
