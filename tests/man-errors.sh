@@ -1,0 +1,175 @@
+#!/bin/sh
+# Every errno in a man page's ERRORS section is provoked by a test (TAP).
+#
+# For each section 3 page, and each E* name in its ERRORS section, one
+# test point: some C file tests/*.c must name the errno in code (not in a
+# comment or a string) within $window lines of a call to one of the
+# functions that the page's NAME line lists.  The point shows where.  An
+# errno that no test provokes yet is a failure, not a skip: the page
+# promises the error, so a test must show that the code returns it.
+#
+# One more point per page: the ERRORS entries are in alphabetical order
+# within each group (groups are separated by a paragraph, as in
+# timerfd_create(3): one group per function).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+: "${srcdir:=.}"
+LC_ALL=C
+export LC_ALL
+window=40
+
+mandir=$srcdir/man
+testdir=$srcdir/tests
+pages=$(cd "$mandir" && ls man3/*.3 2>/dev/null)
+[ -n "$pages" ] || { echo "Bail out! no man pages under $mandir"; exit 1; }
+sources=$(ls "$testdir"/*.c 2>/dev/null)
+[ -n "$sources" ] || { echo "Bail out! no C test sources under $testdir"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-errors.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' 0
+
+# Each test source as "file:line:code", with comments and the contents of
+# string and character literals blanked, line numbers kept.
+for f in $sources; do
+	awk -v name="tests/${f##*/}" '
+	{
+		out = ""
+		i = 1
+		len = length($0)
+		while (i <= len) {
+			c = substr($0, i, 1)
+			two = substr($0, i, 2)
+			if (incomment) {
+				if (two == "*/") { incomment = 0; i += 2; out = out " " }
+				else i++
+				continue
+			}
+			if (two == "/*") { incomment = 1; i += 2; continue }
+			if (two == "//") break
+			if (c == "\"" || c == "\047") {
+				q = c
+				out = out q
+				i++
+				while (i <= len) {
+					c = substr($0, i, 1)
+					if (c == "\\") { i += 2; continue }
+					i++
+					if (c == q) break
+				}
+				out = out q
+				continue
+			}
+			out = out c
+			i++
+		}
+		print name ":" NR ":" out
+	}' "$f"
+done > "$tmp/code"
+
+# The functions each page documents: the names before "\-" on its NAME
+# line(s).  A .so page documents nothing of its own.
+page_funcs() {
+	sed -n '/^\.SH NAME/,/^\.SH /p' "$1" | sed '1d;$d' | tr '\n' ' ' |
+		sed 's/\\-.*//; s/,/ /g'
+}
+allfuncs=
+for page in $pages; do
+	grep -q '^\.so ' "$mandir/$page" && continue
+	allfuncs="$allfuncs $(page_funcs "$mandir/$page")"
+done
+
+# Every call of one of those functions: "file line name".
+awk -v names="$allfuncs" '
+	BEGIN { nn = split(names, fn, " ") }
+	{
+		f = $0; sub(/:.*/, "", f)
+		l = $0; sub(/^[^:]*:/, "", l); sub(/:.*/, "", l)
+		code = $0; sub(/^[^:]*:[^:]*:/, "", code)
+		for (i = 1; i <= nn; i++)
+			if (match(code, "(^|[^A-Za-z0-9_])" fn[i] "[ \t]*\\("))
+				print f, l, fn[i]
+	}' "$tmp/code" > "$tmp/calls"
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n - $*"
+}
+
+for page in $pages; do
+	p=$mandir/$page
+	grep -q '^\.so ' "$p" && continue
+	funcs=$(page_funcs "$p")
+	[ -n "$(echo $funcs)" ] || { not_ok "$page: no function names on the NAME line"; continue; }
+
+	# The ERRORS section: "group" for a paragraph break, else the errno
+	# of each entry (the .B line right after .TP).
+	sed -n '/^\.SH ERRORS/,/^\.SH /p' "$p" | sed '1d;$d' | awk '
+		/^\.(PP|P|LP)$/ { print "group"; next }
+		prev == ".TP" && /^\.B E[A-Z0-9]+$/ { print $2 }
+		{ prev = $0 }' > "$tmp/entries"
+	if [ ! -s "$tmp/entries" ]; then
+		not_ok "$page: no entries found in its ERRORS section"
+		continue
+	fi
+
+	# Alphabetical within each group.
+	unsorted=$(awk '
+		$0 == "group" { last = ""; next }
+		last != "" && $0 < last { print last " before " $0 }
+		{ last = $0 }' "$tmp/entries" | tr '\n' ';')
+	if [ -z "$unsorted" ]; then
+		ok "$page: ERRORS entries are in alphabetical order"
+	else
+		not_ok "$page: ERRORS entries out of alphabetical order: $unsorted"
+	fi
+
+	for e in $(grep -v '^group$' "$tmp/entries" | sort -u); do
+		# Each line that names the errno is attributed to the nearest
+		# call(s) of a documented function in the same file; the errno
+		# counts for this page if such a call, within $window lines, is
+		# one of this page's functions.  The closest one is shown.
+		where=$(awk -v e="$e" -v funcs="$funcs" -v w="$window" '
+			BEGIN { foundd = w + 1 }
+			FNR == NR { cf[NR] = $1; cl[NR] = $2; cn[NR] = $3; nc = NR; next }
+			{
+				f = $0; sub(/:.*/, "", f)
+				l = $0; sub(/^[^:]*:/, "", l); sub(/:.*/, "", l)
+				code = $0; sub(/^[^:]*:[^:]*:/, "", code)
+				if (!match(code, "(^|[^A-Za-z0-9_])" e "([^A-Za-z0-9_]|$)"))
+					next
+				best = -1
+				for (i = 1; i <= nc; i++) {
+					if (cf[i] != f) continue
+					d = cl[i] - l; if (d < 0) d = -d
+					if (best < 0 || d < best) best = d
+				}
+				if (best < 0 || best > w) next
+				for (i = 1; i <= nc; i++) {
+					if (cf[i] != f) continue
+					d = cl[i] - l; if (d < 0) d = -d
+					if (d == best && index(" " funcs " ", " " cn[i] " ") &&
+					    best < foundd) {
+						found = f ":" l " near " cn[i] "() at line " cl[i]
+						foundd = best
+					}
+				}
+			}
+			END { print found }' "$tmp/calls" "$tmp/code")
+		if [ -n "$where" ]; then
+			ok "$page: $e is provoked and checked by a test ($where)"
+		else
+			not_ok "$page: $e: no test under tests/ provokes it (no $e within $window lines of a call of $(echo $funcs | sed 's/ /(), /g')())"
+		fi
+	done
+done
+
+echo "1..$n"
+exit $failed
