@@ -2,11 +2,20 @@
 # Every errno in a man page's ERRORS section is provoked by a test (TAP).
 #
 # For each section 3 page, and each E* name in its ERRORS section, one
-# test point: some C file tests/*.c must name the errno in code (not in a
-# comment or a string) within $window lines of a call to one of the
-# functions that the page's NAME line lists.  The point shows where.  An
-# errno that no test provokes yet is a failure, not a skip: the page
-# promises the error, so a test must show that the code returns it.
+# test point.  A C file tests/*.c provokes the errno for the page when
+#
+#   (a) it names the errno in code (not in a comment or a string) within
+#       $window lines of a call of one of the functions that the page's
+#       NAME line lists, and that call is the nearest call of any
+#       documented function; or
+#   (b) a row of a test table names it: an initializer that starts with
+#       a string "FUNCTION(): ..." and names the errno in code, such as
+#           { "signalfd(): fd -2", E(EBADF), .call = C_SIGNALFD, ... },
+#       unless the row is marked SKIP (a cause the test cannot provoke).
+#
+# The point shows where.  An errno that no test provokes yet is a
+# failure, not a skip: the page promises the error, so a test must show
+# that the code returns it.
 #
 # One more point per page: the ERRORS entries are in alphabetical order
 # within each group (groups are separated by a paragraph, as in
@@ -27,21 +36,24 @@ sources=$(ls "$testdir"/*.c 2>/dev/null)
 [ -n "$sources" ] || { echo "Bail out! no C test sources under $testdir"; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-errors.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' 0
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' 0
 
-# Each test source as "file:line:code", with comments and the contents of
-# string and character literals blanked, line numbers kept.
+# Each test source as "file:line:code", comments removed, line numbers
+# kept: in $tmp/code the contents of string and character literals are
+# blanked too, in $tmp/text they are kept.
+: > "$tmp/text"
 for f in $sources; do
-	awk -v name="tests/${f##*/}" '
+	awk -v name="tests/${f##*/}" -v text="$tmp/text" '
 	{
 		out = ""
+		keep = ""
 		i = 1
 		len = length($0)
 		while (i <= len) {
 			c = substr($0, i, 1)
 			two = substr($0, i, 2)
 			if (incomment) {
-				if (two == "*/") { incomment = 0; i += 2; out = out " " }
+				if (two == "*/") { incomment = 0; i += 2; out = out " "; keep = keep " " }
 				else i++
 				continue
 			}
@@ -49,21 +61,25 @@ for f in $sources; do
 			if (two == "//") break
 			if (c == "\"" || c == "\047") {
 				q = c
-				out = out q
+				s = ""
 				i++
 				while (i <= len) {
 					c = substr($0, i, 1)
-					if (c == "\\") { i += 2; continue }
+					if (c == "\\") { s = s substr($0, i, 2); i += 2; continue }
 					i++
 					if (c == q) break
+					s = s c
 				}
-				out = out q
+				out = out q q
+				keep = keep q s q
 				continue
 			}
 			out = out c
+			keep = keep c
 			i++
 		}
 		print name ":" NR ":" out
+		print name ":" NR ":" keep >> text
 	}' "$f"
 done > "$tmp/code"
 
@@ -79,7 +95,7 @@ for page in $pages; do
 	allfuncs="$allfuncs $(page_funcs "$mandir/$page")"
 done
 
-# Every call of one of those functions: "file line name".
+# (a) Every call of a documented function: "file line name".
 awk -v names="$allfuncs" '
 	BEGIN { nn = split(names, fn, " ") }
 	{
@@ -90,6 +106,41 @@ awk -v names="$allfuncs" '
 			if (match(code, "(^|[^A-Za-z0-9_])" fn[i] "[ \t]*\\("))
 				print f, l, fn[i]
 	}' "$tmp/code" > "$tmp/calls"
+
+# (b) Every table row: "file line name E1 E2 ..." for a row whose string
+# starts with "name()", with the E* names of its code; SKIP rows left out.
+awk -v names="$allfuncs" '
+	BEGIN { nn = split(names, fn, " ") }
+	FNR == NR {
+		k = $0; sub(/^[^:]*:[^:]*:/, "", k); code[FNR] = k
+		next
+	}
+	{
+		f = $0; sub(/:.*/, "", f)
+		l = $0; sub(/^[^:]*:/, "", l); sub(/:.*/, "", l)
+		t = $0; sub(/^[^:]*:[^:]*:/, "", t)
+		if (!inrow) {
+			for (i = 1; i <= nn; i++)
+				if (match(t, "\\{[ \t]*\"" fn[i] "\\(\\)")) {
+					inrow = 1; rf = f; rl = l; rn = fn[i]; row = ""
+					break
+				}
+			if (!inrow) next
+		}
+		row = row " " code[FNR]
+		if (code[FNR] !~ /\}[ \t]*,?[ \t]*$/) next
+		inrow = 0
+		if (row ~ /(^|[^A-Za-z0-9_])SKIP([^A-Za-z0-9_]|$)/) next
+		errs = ""
+		r = row
+		while (match(r, /(^|[^A-Za-z0-9_])E[A-Z0-9]+([^A-Za-z0-9_]|$)/)) {
+			e = substr(r, RSTART, RLENGTH)
+			gsub(/[^A-Z0-9]/, "", e)
+			if (e ~ /^E[A-Z0-9]+$/) errs = errs " " e
+			r = substr(r, RSTART + RLENGTH - 1)
+		}
+		if (errs != "") print rf, rl, rn errs
+	}' "$tmp/code" "$tmp/text" > "$tmp/rows"
 
 n=0
 failed=0
@@ -132,11 +183,17 @@ for page in $pages; do
 	fi
 
 	for e in $(grep -v '^group$' "$tmp/entries" | sort -u); do
-		# Each line that names the errno is attributed to the nearest
-		# call(s) of a documented function in the same file; the errno
-		# counts for this page if such a call, within $window lines, is
-		# one of this page's functions.  The closest one is shown.
-		where=$(awk -v e="$e" -v funcs="$funcs" -v w="$window" '
+		# (b) a table row of one of the page's functions.
+		where=$(awk -v e="$e" -v funcs="$funcs" '
+			index(" " funcs " ", " " $3 " ") {
+				for (i = 4; i <= NF; i++)
+					if ($i == e) { print $1 ":" $2 " (a " $3 "() row)"; exit }
+			}' "$tmp/rows")
+		# (a) each line that names the errno is attributed to the
+		# nearest call(s) of a documented function in the same file;
+		# it counts if one of those, within $window lines, is one of
+		# this page's functions.  The closest one is shown.
+		[ -n "$where" ] || where=$(awk -v e="$e" -v funcs="$funcs" -v w="$window" '
 			BEGIN { foundd = w + 1 }
 			FNR == NR { cf[NR] = $1; cl[NR] = $2; cn[NR] = $3; nc = NR; next }
 			{
@@ -166,7 +223,7 @@ for page in $pages; do
 		if [ -n "$where" ]; then
 			ok "$page: $e is provoked and checked by a test ($where)"
 		else
-			not_ok "$page: $e: no test under tests/ provokes it (no $e within $window lines of a call of $(echo $funcs | sed 's/ /(), /g')())"
+			not_ok "$page: $e: no test under tests/ provokes it (no $e next to a call or in a table row of $(echo $funcs | sed 's/ /(), /g')())"
 		fi
 	done
 done
