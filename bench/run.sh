@@ -1,0 +1,159 @@
+#!/bin/sh
+# make bench: the fdevents benchmarks, side by side.
+#
+# Boots the patched kernel (kernel/patches/series) and the baseline kernel
+# (the same tree and configuration without the series) in QEMU under
+# software emulation, runs the same static benchmark program in both,
+# counts the wrappers' instructions on the host with callgrind, and prints
+# one table of ratios: median and min-max over BENCH_REPS repetitions.
+# Ratios are of two kernels booted in this run, or of two methods in the
+# same guest; nothing here passes or fails on a time.  See bench/README.md.
+#
+# Environment:
+#   BENCH_REPS=5       repetitions of every measurement (at least 5)
+#   BENCH_MS=300       how long each timed loop runs, in the guest's ms
+#   BENCH_SMP=2        guest CPUs
+#   BENCH_TIMEOUT=1500 seconds before a guest is killed
+#   BENCH_CONFIG_DIR   kernel configuration fragments (default kernel/config,
+#                      the make check configuration, so the patched kernel
+#                      is the one make check built)
+#   KBUILD_LOCK        a file to flock(1) around each kernel build (a
+#                      machine shared with other builders)
+#   BENCH_KERNEL_PATCHED, BENCH_KERNEL_BASELINE
+#                      use these bzImages instead of building them
+#   QEMU, BUSYBOX, CC  tools (default qemu-system-x86_64, /bin/busybox, cc)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${srcdir:=$(dirname "$here")}" "${top_builddir:=.}"
+: "${QEMU:=qemu-system-x86_64}" "${BUSYBOX:=/bin/busybox}" "${CC:=cc}"
+: "${BENCH_REPS:=5}" "${BENCH_MS:=300}" "${BENCH_SMP:=2}"
+: "${BENCH_TIMEOUT:=1500}" "${BENCH_CONFIG_DIR:=$srcdir/kernel/config}"
+: "${KBUILD_LOCK:=}"
+benchmarks="fanout excl kill tfdcycle tfdmany batch"
+wrapped_calls="signalfd timerfd_settime timerfd_gettime"
+
+fail() { echo "bench: $*" >&2; exit 1; }
+say() { echo "bench: $*" >&2; }
+
+[ "$BENCH_REPS" -ge 5 ] 2>/dev/null || fail "BENCH_REPS must be 5 or more"
+command -v "$QEMU" >/dev/null 2>&1 ||
+	fail "qemu-system-x86_64 not found: install it with: apt-get install qemu-system-x86"
+[ -x "$BUSYBOX" ] && ! LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q INTERP ||
+	fail "no statically linked busybox at $BUSYBOX: install it with: apt-get install busybox-static"
+command -v cpio >/dev/null 2>&1 || fail "cpio not found: install it with: apt-get install cpio"
+command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1 ||
+	fail "valgrind not found: install it with: apt-get install valgrind"
+
+out=$(mkdir -p "$top_builddir/bench/out" && cd "$top_builddir/bench/out" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
+srcdir=$(cd "$srcdir" && pwd)
+started=$(date +%s)
+
+# --- the two kernels ---------------------------------------------------------
+build_kernel() { # label [--baseline]
+	say "kernel ($1): kernel/build-kernel.sh $2 (cached; a first build takes several minutes)"
+	if [ -n "$KBUILD_LOCK" ]; then
+		flock "$KBUILD_LOCK" "$srcdir/kernel/build-kernel.sh" $2 \
+			--config-dir "$BENCH_CONFIG_DIR" > "$out/kernel-$1.path"
+	else
+		"$srcdir/kernel/build-kernel.sh" $2 \
+			--config-dir "$BENCH_CONFIG_DIR" > "$out/kernel-$1.path"
+	fi || fail "building the $1 kernel failed"
+	tail -n 1 "$out/kernel-$1.path"
+}
+patched=${BENCH_KERNEL_PATCHED:-$(build_kernel patched "")} || exit 1
+baseline=${BENCH_KERNEL_BASELINE:-$(build_kernel baseline --baseline)} || exit 1
+[ -f "$patched" ] && [ -f "$baseline" ] || fail "no kernel image"
+
+# --- the guest's program: static, with the library's own sources ----------
+say "compiling bench/fdbench (static)"
+"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -isystem "$srcdir/include" \
+	-o "$out/fdbench" "$srcdir/bench/fdbench.c" \
+	"$srcdir/src/signalfd.c" "$srcdir/src/timerfd.c" 2> "$out/fdbench.log" ||
+	{ cat "$out/fdbench.log" >&2
+	  fail "compiling fdbench failed (a static link needs libc6-dev's libc.a)"; }
+
+# --- the initramfs: busybox, fdbench, the init script --------------------
+root=$out/root
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/etc" "$root/proc" "$root/sys" "$root/dev" \
+	"$root/tmp" "$root/bench"
+cp "$BUSYBOX" "$root/bin/busybox"
+for applet in $("$BUSYBOX" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+cp "$out/fdbench" "$root/bench/fdbench"
+cp "$srcdir/bench/guest-init.sh" "$root/init"
+chmod +x "$root/init"
+
+boot() { # label kernel
+	cat > "$root/etc/bench.conf" <<CONF
+label=$1
+reps=$BENCH_REPS
+BENCH_MS=$BENCH_MS
+benchmarks="$benchmarks"
+timeout=600
+CONF
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs-$1.cpio.gz" ||
+		fail "could not pack the initramfs"
+	say "booting the $1 kernel in QEMU (software emulation, $BENCH_SMP CPUs): $BENCH_REPS x ($benchmarks); log: $out/console-$1.log"
+	t0=$(date +%s)
+	timeout "$BENCH_TIMEOUT" "$QEMU" -accel tcg -smp "$BENCH_SMP" -m 1024 \
+		-nographic -no-reboot -kernel "$2" -initrd "$out/initramfs-$1.cpio.gz" \
+		-append "console=ttyS0 panic=-1 loglevel=1" \
+		< /dev/null > "$out/console-$1.log" 2>&1
+	[ $? = 124 ] && say "QEMU ($1) killed after $BENCH_TIMEOUT s"
+	grep -q '^@@@ DONE' "$out/console-$1.log" ||
+		say "the $1 guest did not finish: see $out/console-$1.log"
+	say "the $1 guest took $(( $(date +%s) - t0 )) s"
+}
+boot baseline "$baseline"
+boot patched "$patched"
+
+# --- the wrappers' instructions, on the host -------------------------------
+lib=$top_builddir/src/.libs
+[ -f "$lib/libsignalfd.so" ] && [ -f "$lib/libtimerfd.so" ] ||
+	fail "$lib/libsignalfd.so and libtimerfd.so not found: run make first (make bench does)"
+say "counting the wrappers' instructions with callgrind"
+"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -isystem "$srcdir/include" \
+	-o "$out/wrapcost" "$srcdir/bench/wrapcost.c" -L"$lib" -lsignalfd -ltimerfd -ldl \
+	-Wl,-rpath,"$lib" 2> "$out/wrapcost.log" ||
+	{ cat "$out/wrapcost.log" >&2; fail "compiling wrapcost failed"; }
+# Instructions of the function itself (inclusive: what it calls counts),
+# per call: the difference of a run with 2N calls and one with N, so the
+# setup's calls cancel.  LD_BIND_NOW keeps the lazy binder out.
+ir() { # impl call calls
+	LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
+		"$out/wrapcost" "$1" "$2" "$3" > /dev/null 2>&1 || return 1
+	case $1 in ours) obj='lib(signal|timer)fd\.so' ;; glibc) obj='libc\.so' ;; esac
+	callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null |
+		awk -v f=":$2 " -v obj="$obj" 'index($0, f) && $0 ~ obj { gsub(",", "", $1); print $1; exit }'
+}
+{
+	echo "@@@ KERNEL host $(uname -r) CPUS $(nproc)"
+	rep=1
+	while [ "$rep" -le "$BENCH_REPS" ]; do
+		echo "@@@ REP $rep wrap"
+		for call in $wrapped_calls; do
+			for impl in ours glibc; do
+				a=$(ir $impl $call 10000) && b=$(ir $impl $call 20000) &&
+					[ -n "$a" ] && [ -n "$b" ] &&
+					echo "@@@ R wrap.$impl.$call $(( (b - a) / 10000 ))" ||
+					echo "@@@ R wrap.$impl.$call failed"
+			done
+		done
+		rep=$((rep + 1))
+	done
+} > "$out/host.log"
+
+# --- the table ---------------------------------------------------------------
+{
+	echo "fdevents benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), host $(uname -n): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "guests: $QEMU -accel tcg -smp $BENCH_SMP; kernels: baseline $(dirname "$baseline" | xargs basename), patched $(dirname "$patched" | xargs basename)"
+	awk -v reps="$BENCH_REPS" -f "$srcdir/bench/report.awk" \
+		label=baseline "$out/console-baseline.log" \
+		label=patched "$out/console-patched.log" \
+		label=host "$out/host.log"
+	echo "(make bench took $(( $(date +%s) - started )) s; raw logs in $out)"
+} > "$out/table.txt"
+cat "$out/table.txt"
