@@ -36,6 +36,7 @@ sources=$(ls "$testdir"/*.c 2>/dev/null)
 [ -n "$sources" ] || { echo "Bail out! no C test sources under $testdir"; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-errors.XXXXXX") || exit 1
+# KEEP=1 keeps the work files: the parsed sources, the calls, the rows.
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' 0
 
 # Each test source as "file:line:code", comments removed, line numbers
