@@ -7,7 +7,9 @@
 #   (a) it names the errno in code (not in a comment or a string) within
 #       $window lines of a call of one of the functions that the page's
 #       NAME line lists, and that call is the nearest call of any
-#       documented function; or
+#       documented function (so the rows of a table that follow the
+#       function making their call count for that function), and the
+#       line is not part of a table row marked SKIP; or
 #   (b) a row of a test table names it: an initializer that starts with
 #       a string "FUNCTION(): ..." and names the errno in code, such as
 #           { "signalfd(): fd -2", E(EBADF), .call = C_SIGNALFD, ... },
@@ -195,32 +197,56 @@ for page in $pages; do
 		# it counts if one of those, within $window lines, is one of
 		# this page's functions.  The closest one is shown.
 		[ -n "$where" ] || where=$(awk -v e="$e" -v funcs="$funcs" -v w="$window" '
-			BEGIN { foundd = w + 1 }
 			FNR == NR { cf[NR] = $1; cl[NR] = $2; cn[NR] = $3; nc = NR; next }
 			{
 				f = $0; sub(/:.*/, "", f)
 				l = $0; sub(/^[^:]*:/, "", l); sub(/:.*/, "", l)
 				code = $0; sub(/^[^:]*:[^:]*:/, "", code)
-				if (!match(code, "(^|[^A-Za-z0-9_])" e "([^A-Za-z0-9_]|$)"))
-					next
-				best = -1
-				for (i = 1; i <= nc; i++) {
-					if (cf[i] != f) continue
-					d = cl[i] - l; if (d < 0) d = -d
-					if (best < 0 || d < best) best = d
-				}
-				if (best < 0 || best > w) next
-				for (i = 1; i <= nc; i++) {
-					if (cf[i] != f) continue
-					d = cl[i] - l; if (d < 0) d = -d
-					if (d == best && index(" " funcs " ", " " cn[i] " ") &&
-					    best < foundd) {
-						found = f ":" l " near " cn[i] "() at line " cl[i]
-						foundd = best
+				src[f, l + 0] = code
+				if (match(code, "(^|[^A-Za-z0-9_])" e "([^A-Za-z0-9_]|$)"))
+					hits[++nh] = f SUBSEP l
+			}
+			# A table row marked SKIP names an errno it does not provoke:
+			# the lines from the nearest "{" before to the nearest "}"
+			# after (a few lines each way) must not hold the word SKIP.
+			function skipped(f, l,    s, t, i) {
+				for (s = l; s >= l - 6 && !((f, s) in src && src[f, s] ~ /\{/); s--)
+					;
+				for (t = l; t <= l + 6 && !((f, t) in src && src[f, t] ~ /\}/); t++)
+					;
+				if (s < l - 6 || t > l + 6)
+					return 0
+				for (i = s; i <= t; i++)
+					if (src[f, i] ~ /(^|[^A-Za-z0-9_])SKIP([^A-Za-z0-9_]|$)/)
+						return 1
+				return 0
+			}
+			END {
+				foundd = w + 1
+				for (h = 1; h <= nh; h++) {
+					split(hits[h], hl, SUBSEP)
+					f = hl[1]; l = hl[2] + 0
+					if (skipped(f, l))
+						continue
+					best = -1
+					for (i = 1; i <= nc; i++) {
+						if (cf[i] != f) continue
+						d = cl[i] - l; if (d < 0) d = -d
+						if (best < 0 || d < best) best = d
+					}
+					if (best < 0 || best > w) continue
+					for (i = 1; i <= nc; i++) {
+						if (cf[i] != f) continue
+						d = cl[i] - l; if (d < 0) d = -d
+						if (d == best && index(" " funcs " ", " " cn[i] " ") &&
+						    best < foundd) {
+							found = f ":" l " near " cn[i] "() at line " cl[i]
+							foundd = best
+						}
 					}
 				}
-			}
-			END { print found }' "$tmp/calls" "$tmp/code")
+				print found
+			}' "$tmp/calls" "$tmp/code")
 		if [ -n "$where" ]; then
 			ok "$page: $e is provoked and checked by a test ($where)"
 		else
