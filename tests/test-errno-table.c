@@ -6,9 +6,11 @@
  * on a kernel without it, saying so, unless FDEVENTS_KERNEL=patched says
  * the series must be there; rows that need the kernel without the series
  * (ENOSYS, SFD_EXCLUSIVE's EINVAL) are skipped on the patched one.  ENFILE
- * lowers the system-wide file limit, so it runs only in the guest;
+ * lowers the system-wide file limit, and ENOMEM fails kernel allocations
+ * with fault injection (fail-nth), so they run only in the guest;
  * ECANCELED sets CLOCK_REALTIME (to its own value less 1 ns), so it needs
  * CAP_SYS_TIME; EPERM comes from a child that drops CAP_WAKE_ALARM.
+ * ENOSYS from a kernel without the calls is played by a seccomp filter.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -20,12 +22,21 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <linux/audit.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
+/* The library's own number for timerfd(), which a test checks against
+ * the kernel series.  */
+#include "../src/syscall-numbers.h"
 
 #define NS_PER_S 1000000000L
 
@@ -73,6 +84,10 @@ enum ptr_arg {
 #define LOW_FILE_MAX	0x100	/* fs.file-max exhausted, child without
 				   CAP_SYS_ADMIN (guest only) */
 #define SKIP		0x200	/* not provokable: why says why */
+#define FAIL_ALLOC	0x400	/* kernel allocations failed one by one with
+				   fail-nth (fault injection, guest only) */
+#define ENOSYS_FILTER	0x800	/* run in a child whose seccomp filter answers
+				   ENOSYS for .sys and .sys2 */
 
 /* What is done to the descriptor just before the call.  */
 enum prep { PREP_NONE, PREP_QUIET, PREP_SIGNAL, PREP_EXPIRE, PREP_CANCEL };
@@ -88,6 +103,7 @@ struct row {
 	unsigned int need;
 	enum prep prep;
 	const char *why;	/* the reason of a SKIP row */
+	long sys, sys2;		/* the calls an ENOSYS_FILTER denies */
 };
 
 /* Names each errno literally: a test greps the sources for each one.  */
@@ -132,10 +148,11 @@ static const struct row signalfd_rows[] = {
 	  .need = LOW_NOFILE },
 	{ "fs.file-max reached without CAP_SYS_ADMIN", E(ENFILE), .fd = F_NEW,
 	  .ptr = P_MASK, .need = LOW_FILE_MAX },
-	{ "out of kernel memory", E(ENOMEM), .need = SKIP,
-	  .why = "no safe way to make one kernel allocation fail" },
-	{ "kernel without CONFIG_SIGNALFD", E(ENOSYS), .need = SKIP,
-	  .why = "the host's and the guest's kernels both have CONFIG_SIGNALFD" },
+	{ "a kernel allocation fails", E(ENOMEM), .fd = F_NEW, .ptr = P_MASK,
+	  .need = FAIL_ALLOC },
+	{ "the kernel answers ENOSYS (seccomp stands in for a kernel without CONFIG_SIGNALFD)",
+	  E(ENOSYS), .fd = F_NEW, .ptr = P_MASK, .need = ENOSYS_FILTER,
+	  .sys = SYS_signalfd4, .sys2 = SYS_signalfd },
 	{ "no anonymous inode mount", E(ENODEV), .need = SKIP,
 	  .why = "that mount is made at boot and cannot fail afterwards" },
 	{ "fd a pipe, not a signalfd", E(EINVAL), .fd = F_PIPE, .ptr = P_MASK },
@@ -162,10 +179,11 @@ static const struct row create_rows[] = {
 	  .need = LOW_NOFILE },
 	{ "fs.file-max reached without CAP_SYS_ADMIN", E(ENFILE),
 	  .arg = CLOCK_MONOTONIC, .need = LOW_FILE_MAX },
-	{ "out of kernel memory", E(ENOMEM), .need = SKIP,
-	  .why = "no safe way to make one kernel allocation fail" },
-	{ "kernel without CONFIG_TIMERFD", E(ENOSYS), .need = SKIP,
-	  .why = "the host's and the guest's kernels both have CONFIG_TIMERFD" },
+	{ "a kernel allocation fails", E(ENOMEM), .arg = CLOCK_MONOTONIC,
+	  .need = FAIL_ALLOC },
+	{ "the kernel answers ENOSYS (seccomp stands in for a kernel without CONFIG_TIMERFD)",
+	  E(ENOSYS), .arg = CLOCK_MONOTONIC, .need = ENOSYS_FILTER,
+	  .sys = SYS_timerfd_create, .sys2 = SYS_timerfd_create },
 	{ "no anonymous inode mount", E(ENODEV), .need = SKIP,
 	  .why = "that mount is made at boot and cannot fail afterwards" },
 	{ "CLOCK_REALTIME_ALARM without CAP_WAKE_ALARM", E(EPERM),
@@ -240,6 +258,11 @@ static long call_timerfd(const struct row *r)
 static const struct row timerfd_rows[] = {
 	{ "a kernel without the fdevents series", E(ENOSYS), .fd = F_NEW, T_REL,
 	  .ptr = P_SPEC, .need = NO_TIMERFD },
+#ifdef FDEVENTS_NR_timerfd
+	{ "the kernel answers ENOSYS (seccomp stands in for a kernel without the series)",
+	  E(ENOSYS), .fd = F_NEW, T_REL, .ptr = P_SPEC, .need = ENOSYS_FILTER,
+	  .sys = FDEVENTS_NR_timerfd, .sys2 = FDEVENTS_NR_timerfd },
+#endif
 	{ "ufd not open", E(EBADF), .fd = F_CLOSED, T_REL, .ptr = P_SPEC,
 	  .need = NEED_TIMERFD },
 	{ "ufd -2", E(EBADF), .fd = F_MINUS2, T_REL, .ptr = P_SPEC,
@@ -255,8 +278,8 @@ static const struct row timerfd_rows[] = {
 	  .need = NEED_TIMERFD | LOW_NOFILE },
 	{ "fs.file-max reached without CAP_SYS_ADMIN", E(ENFILE), .fd = F_NEW,
 	  T_REL, .ptr = P_SPEC, .need = NEED_TIMERFD | LOW_FILE_MAX },
-	{ "out of kernel memory", E(ENOMEM), .need = SKIP,
-	  .why = "no safe way to make one kernel allocation fail" },
+	{ "a kernel allocation fails", E(ENOMEM), .fd = F_NEW, T_REL,
+	  .ptr = P_SPEC, .need = NEED_TIMERFD | FAIL_ALLOC },
 	{ "CLOCK_REALTIME_ALARM without CAP_WAKE_ALARM", E(EPERM), .fd = F_NEW,
 	  .arg = CLOCK_REALTIME_ALARM, .flags = TFD_TIMER_REL, .ptr = P_SPEC,
 	  .need = NEED_TIMERFD | NO_WAKE_ALARM },
@@ -544,9 +567,39 @@ static int prepare(const struct row *r)
 	return -1;
 }
 
-/* Run the call in a child that first gives up a capability (and, for
- * ENFILE, with fs.file-max already lowered by the parent); the answer
- * comes back through a pipe.  */
+/* A seccomp filter that answers ENOSYS for two system calls, as a kernel
+ * built without them does.  */
+static int deny_with_enosys(long nr1, long nr2)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr1, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr2, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+#else
+	(void)nr1, (void)nr2;
+	errno = ENOTSUP;
+	return -1;
+#endif
+}
+
+/* Run the call in a child that first gives up a capability (@cap >= 0)
+ * or installs the row's ENOSYS filter (@cap < 0); for ENFILE the parent
+ * has already lowered fs.file-max.  The answer comes back through a
+ * pipe.  */
 static long call_in_child(const struct section *sec, const struct row *r,
 			  int cap, int *err)
 {
@@ -560,7 +613,7 @@ static long call_in_child(const struct section *sec, const struct row *r,
 	if (pid == 0) {
 		alarm(10);
 		close(p[0]);
-		if (drop_cap(cap) != 0) {
+		if ((cap >= 0 ? drop_cap(cap) : deny_with_enosys(r->sys, r->sys2)) != 0) {
 			res[1] = errno;
 		} else {
 			res[0] = sec->fn(r);
@@ -581,6 +634,90 @@ static long call_in_child(const struct section *sec, const struct row *r,
 		waitpid(pid, &status, 0);
 	*err = (int)res[1];
 	return res[0];
+}
+
+/* Fault injection: failslab with its GFP_KERNEL exemption lifted (a
+ * debugfs knob, restored at exit), and /proc/thread-self/fail-nth, which
+ * makes the n-th allocation of this thread fail.  */
+static const char failslab_wait[] = "/sys/kernel/debug/failslab/ignore-gfp-wait";
+static char failslab_old[8];
+
+static void failslab_restore(void)
+{
+	int fd = open(failslab_wait, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, failslab_old, strlen(failslab_old)) < 0)
+			diag("could not restore %s: %s", failslab_wait, strerror(errno));
+		close(fd);
+	}
+}
+
+static int failslab_ready(void)
+{
+	static int state;	/* 0 unknown, 1 ready, -1 not available */
+	ssize_t n;
+	int fd;
+
+	if (state)
+		return state > 0;
+	state = -1;
+	if (access("/proc/thread-self/fail-nth", W_OK) != 0)
+		return 0;
+	if (access(failslab_wait, W_OK) != 0)
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	fd = open(failslab_wait, O_RDWR);
+	if (fd < 0)
+		return 0;
+	n = read(fd, failslab_old, sizeof(failslab_old) - 1);
+	if (n > 0 && pwrite(fd, "N\n", 2, 0) == 2) {
+		failslab_old[n] = 0;
+		atexit(failslab_restore);
+		state = 1;
+	}
+	close(fd);
+	return state > 0;
+}
+
+/* Fail the first, then the second, ... allocation of the call until one
+ * failure comes back as ENOMEM, or the call makes fewer allocations than
+ * that.  Another errno from a failed allocation is noted and passed over. */
+static long call_failing_allocs(const struct section *sec,
+				const struct row *r, int *err)
+{
+	char left[16];
+	long ret = -2;
+	ssize_t n;
+	int nth, fd = open("/proc/thread-self/fail-nth", O_RDWR);
+
+	*err = errno;
+	if (fd < 0)
+		return -2;
+	for (nth = 1; nth <= 100; nth++) {
+		snprintf(left, sizeof(left), "%d", nth);
+		if (pwrite(fd, left, strlen(left), 0) < 0)
+			break;
+		errno = 0;
+		ret = sec->fn(r);
+		*err = errno;
+		n = pread(fd, left, sizeof(left) - 1, 0);
+		left[n > 0 ? n : 0] = 0;
+		if (pwrite(fd, "0", 1, 0) < 0)
+			break;
+		if (ret >= 0 && r->fd == F_NEW)
+			close((int)ret);
+		if (ret == -1 && *err == ENOMEM)
+			break;
+		if (ret == -1)
+			diag("  allocation %d failed: %s", nth, strerror(*err));
+		if (atoi(left) > 0) {
+			diag("  the call makes only %d allocations, none gave ENOMEM",
+			     nth - 1);
+			break;
+		}
+	}
+	close(fd);
+	return ret;
 }
 
 /* RLIMIT_NOFILE at the lowest free descriptor number: the next
@@ -658,6 +795,10 @@ static const char *cannot_run(const struct row *r)
 	 * in the QEMU guest, never on a machine others use.  */
 	if ((need & LOW_FILE_MAX) && !(kernel_is_patched() && has_timerfd))
 		return "lowering fs.file-max would starve the whole host: tested in the QEMU guest only";
+	if ((need & FAIL_ALLOC) && !(kernel_is_patched() && has_timerfd))
+		return "kernel allocations are failed on purpose (fail-nth) only in the QEMU guest";
+	if ((need & FAIL_ALLOC) && !failslab_ready())
+		return "kernel without fault injection (CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS): no fail-nth";
 	if ((need & LOW_FILE_MAX) && (geteuid() != 0 || !has_cap(CAP_SYS_ADMIN)))
 		return "lowering fs.file-max needs root with CAP_SYS_ADMIN";
 	return NULL;
@@ -685,6 +826,10 @@ static void run(const struct section *sec, const struct row *r)
 		ret = call_without_fds(sec, r, &err);
 	} else if (r->need & LOW_FILE_MAX) {
 		ret = call_without_files(sec, r, &err);
+	} else if (r->need & FAIL_ALLOC) {
+		ret = call_failing_allocs(sec, r, &err);
+	} else if (r->need & ENOSYS_FILTER) {
+		ret = call_in_child(sec, r, -1, &err);
 	} else {
 		ret = sec->fn(r);
 		err = errno;
