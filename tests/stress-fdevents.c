@@ -923,6 +923,8 @@ int main(int argc, char **argv, char **envp)
 	const char *env;
 	sigset_t blocked;
 
+	memset(tf, 0, sizeof(tf));	/* started only if the clock may be set */
+
 	/* The image a multi-threaded claimer exec's: done at once.  */
 	if (argc > 1 && strcmp(argv[1], "--exit0") == 0)
 		_exit(0);
