@@ -1,0 +1,286 @@
+#!/bin/bash
+# Build the fdevents guest kernel: Debian's linux-source-6.1 tarball with
+# kernel/patches/series applied, configured from tinyconfig plus the
+# kernel/config/*.config fragments.  Prints the absolute path of bzImage
+# as the last line of standard output; progress goes to standard error.
+#
+#   kernel/build-kernel.sh [--baseline] [--config-dir DIR]
+#
+#   --baseline        the same tree and configuration without the series
+#   --config-dir DIR  take the fragments from DIR/*.config
+#
+# Results are cached under
+#   ${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}/KEY/
+# where KEY hashes this script, the series and every patch it lists, every
+# fragment, the compiler's version and the tree's version.  A cached KEY
+# prints its path at once.  See kernel/README.md.
+#
+# SPDX-License-Identifier: GPL-2.0-only
+
+# Functions run through step() and trap look unreachable to shellcheck.
+# shellcheck disable=SC2317
+
+# make check runs this with $(SHELL), which may be a POSIX sh.
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+
+# The whole script is one compound command, read before it runs: editing
+# the file during a build cannot change what a running build does.
+{
+set -euo pipefail
+
+me=build-kernel.sh
+die() { echo "$me: $*" >&2; exit 1; }
+say() { echo "$me: $*" >&2; }
+
+usage() {
+	cat <<EOF
+usage: $me [--baseline] [--config-dir DIR]
+
+Builds linux-source-6.1 + kernel/patches/series with the configuration
+tinyconfig + DIR/*.config (default: kernel/config), caches it, and prints
+the absolute path of bzImage as the last line.
+
+  --baseline        build without the patch series (for benchmarks)
+  --config-dir DIR  read the configuration fragments from DIR
+
+Environment:
+  FDEVENTS_KERNEL_CACHE    cache folder
+                           (default \${XDG_CACHE_HOME:-\$HOME/.cache}/fdevents/kernel)
+  FDEVENTS_KERNEL_TARBALL  source tarball (default /usr/src/linux-source-6.1.tar.xz)
+  FDEVENTS_KERNEL_KEEP_TREE=0  delete the built tree, keep only the results
+EOF
+}
+
+script=$(readlink -f "${BASH_SOURCE[0]}")
+kdir=$(dirname "$script")
+baseline=0
+config_dir=$kdir/config
+while [ $# -gt 0 ]; do
+	case $1 in
+	--baseline) baseline=1; shift ;;
+	--config-dir)
+		[ $# -ge 2 ] || die "--config-dir needs a folder"
+		config_dir=$2; shift 2 ;;
+	--config-dir=*) config_dir=${1#*=}; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+# --- prerequisites: one line naming the Debian package ---------------------
+
+tarball=${FDEVENTS_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+[ -f "$tarball" ] ||
+	die "$tarball not found; install it with: apt-get install linux-source-6.1"
+
+[ "$(uname -m)" = x86_64 ] || die "the guest kernel is x86_64; build it on an x86_64 host"
+
+need_cmd() { # command package
+	command -v "$1" >/dev/null 2>&1 ||
+		die "$1 not found; install it with: apt-get install $2"
+}
+need_cmd make make
+need_cmd gcc gcc
+need_cmd flex flex
+need_cmd bison bison
+need_cmd bc bc
+need_cmd perl perl
+need_cmd git git
+need_cmd xz xz-utils
+need_cmd tar tar
+need_cmd flock util-linux
+need_cmd sha256sum coreutils
+need_header() { # header package
+	printf '#include <%s>\n' "$1" | gcc -E -x c - >/dev/null 2>&1 ||
+		die "<$1> not found; install it with: apt-get install $2"
+}
+need_header libelf.h libelf-dev
+need_header openssl/opensslv.h libssl-dev
+
+[ -d "$config_dir" ] || die "configuration folder $config_dir not found"
+config_dir=$(readlink -f "$config_dir")
+fragments=()
+for f in "$config_dir"/*.config; do
+	[ -f "$f" ] && fragments+=("$f")
+done
+[ ${#fragments[@]} -gt 0 ] || die "no *.config fragment in $config_dir"
+
+series=$kdir/patches/series
+patches=()
+if [ $baseline = 0 ]; then
+	[ -f "$series" ] || die "$series not found"
+	# quilt's format: one patch a line, "#" comments, options after the name
+	while read -r p _; do
+		case $p in ''|'#'*) continue ;; esac
+		[ -f "$kdir/patches/$p" ] || die "$p is listed in $series but missing"
+		patches+=("$kdir/patches/$p")
+	done <"$series"
+fi
+
+# --- cache key ---------------------------------------------------------------
+
+if [ "$tarball" = /usr/src/linux-source-6.1.tar.xz ] &&
+	tree_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) &&
+	[ -n "$tree_version" ]; then
+	tree_version="linux-source-6.1 $tree_version"
+else
+	tree_version="tarball $(sha256sum <"$tarball" | cut -d' ' -f1)"
+fi
+
+hash_inputs() {
+	echo "mode $([ $baseline = 1 ] && echo baseline || echo patched)"
+	echo "tree $tree_version"
+	echo "compiler $(gcc --version | head -n 1)"
+	echo "script $(sha256sum <"$script" | cut -d' ' -f1)"
+	if [ $baseline = 0 ]; then
+		echo "series $(sha256sum <"$series" | cut -d' ' -f1)"
+		for p in "${patches[@]}"; do
+			echo "patch $(basename "$p") $(sha256sum <"$p" | cut -d' ' -f1)"
+		done
+	fi
+	for f in "${fragments[@]}"; do
+		echo "fragment $(basename "$f") $(sha256sum <"$f" | cut -d' ' -f1)"
+	done
+}
+hash=$(hash_inputs | sha256sum | cut -c1-16)
+key=$([ $baseline = 1 ] && echo baseline || echo patched)-$hash
+
+cache=${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}
+mkdir -p "$cache" || die "cannot create the cache folder $cache"
+cache=$(readlink -f "$cache")
+final=$cache/$key
+
+# A key's folder appears only by rename once its build is complete, so its
+# bzImage is never half-made.
+if [ -f "$final/bzImage" ]; then
+	echo "$final/bzImage"
+	exit 0
+fi
+
+# One build at a time per cache: a second caller waits, then finds the
+# kernel built.  (On a small machine two builds at once are no faster.)
+exec 9>"$cache/.lock"
+if ! flock -n 9; then
+	say "another build is running in $cache; waiting for it"
+	flock 9
+fi
+if [ -f "$final/bzImage" ]; then
+	echo "$final/bzImage"
+	exit 0
+fi
+
+# Left over by a build that was killed: nobody else is building now.
+rm -rf "$cache"/.tmp-*
+
+tmp=$cache/.tmp-$key-$$
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+mkdir -p "$tmp"
+log=$tmp/build.log
+: >"$log"
+
+# Run a step with its output in the log; on failure show the log's end.
+step() { # description command...
+	local what=$1
+	shift
+	echo "### $what" >>"$log"
+	if ! "$@" >>"$log" 2>&1; then
+		say "$what failed; the end of $log:"
+		tail -n 40 "$log" >&2
+		trap - EXIT
+		die "$what failed (the whole log is in $log)"
+	fi
+}
+
+# The environment of a calling make (make check) must not leak in.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS \
+	KBUILD_OUTPUT O ARCH SUBARCH CROSS_COMPILE LLVM CC LD HOSTCC \
+	KCONFIG_CONFIG KBUILD_EXTMOD W V C M
+export KBUILD_BUILD_USER=fdevents KBUILD_BUILD_HOST=build
+kmake() { make -C "$tree" ARCH=x86_64 "$@"; }
+
+jobs=$(nproc)
+say "building $key in $tmp (${#patches[@]} patch(es), fragments: $(cd "$config_dir" && echo *.config))"
+say "the first build takes several minutes (about 10 with -j2); later calls use the cache"
+start=$(date +%s)
+
+say "extracting $tarball"
+step "extracting $tarball" tar -xf "$tarball" -C "$tmp"
+top=
+for d in "$tmp"/linux-source-*; do
+	[ -d "$d" ] && top=$d && break
+done
+[ -n "$top" ] || die "$tarball holds no linux-source-* folder"
+mv "$top" "$tmp/linux"
+tree=$tmp/linux
+
+# A git tree, so the series applies with git am and the result can be
+# inspected (git log, scripts/checkpatch.pl).  The tarball's .gitignore
+# ignores everything ("/*"): hence add -f.
+say "making a git tree of it"
+tgit() { git -C "$tree" "$@"; }
+step "git init" tgit init -q
+tgit config user.name "fdevents build-kernel.sh"
+tgit config user.email "build-kernel@fdevents.invalid"
+tgit config core.autocrlf false
+tgit config gc.auto 0
+# uncompressed loose objects: twice the disk, a fraction of the time
+tgit config core.loosecompression 0
+step "git add" tgit add -f -A
+step "git commit" tgit commit -q --no-verify -m "pristine $tree_version"
+for p in "${patches[@]}"; do
+	say "applying $(basename "$p")"
+	step "git am $(basename "$p")" tgit am -q --whitespace=nowarn "$p"
+done
+
+say "configuring: tinyconfig + ${fragments[*]##*/}"
+step "make tinyconfig" kmake tinyconfig
+merge() ( cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "$@" )
+step "merging the fragments" merge "${fragments[@]}"
+step "make olddefconfig" kmake olddefconfig
+
+# A fragment's option whose dependencies are not met is dropped without a
+# word: check that every line of every fragment holds in the result.
+missing=0
+for f in "${fragments[@]}"; do
+	fname=${f##*/}
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$tree/.config" && continue
+			name=${line%%=*}
+			got=$(grep -E "^($name=|# $name is not set)" "$tree/.config" || true)
+			;;
+		'# CONFIG_'*' is not set')
+			name=${line#\# }
+			name=${name%% *}
+			grep -qE "^$name=" "$tree/.config" || continue
+			got=$(grep -E "^$name=" "$tree/.config")
+			;;
+		*) continue ;;
+		esac
+		echo "$me: $fname: $line did not survive the merge (.config has: ${got:-nothing}): a dependency is missing or another option overrides it" >&2
+		missing=1
+	done <"$f"
+done
+[ $missing = 0 ] || die "configuration check failed; fix the fragments in $config_dir"
+
+say "compiling bzImage with make -j$jobs (log: $log)"
+step "make bzImage" kmake -j"$jobs" bzImage
+
+cp "$tree/arch/x86/boot/bzImage" "$tree/.config" "$tree/System.map" "$tree/vmlinux" "$tmp/"
+hash_inputs >"$tmp/inputs"
+if [ "${FDEVENTS_KERNEL_KEEP_TREE:-1}" = 0 ]; then
+	rm -rf "$tree"
+fi
+
+mv "$tmp" "$final"
+trap - EXIT
+say "built $key in $(( $(date +%s) - start )) s"
+echo "$final/bzImage"
+exit 0
+}
