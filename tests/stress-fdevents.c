@@ -389,8 +389,12 @@ static void *c_closer(void *arg)
 	unsigned int seed = 12345;
 	int sig = SIGRTMIN + 6, i;
 
+	/* On the heap: a thread that never returns keeps its copy (no
+	 * pthread_cancel(), which loads libgcc_s, absent from the guest).  */
+	struct blocked *rp = calloc(1, sizeof(*rp));
+
 	(void)arg;
-	while (!atomic_load(&stop)) {
+	while (rp && !atomic_load(&stop)) {
 		sigset_t mask = set_of(sig);
 		struct blocked r = { .fd = signalfd(-1, &mask, 0) };
 		struct epoll_event ev = { .events = EPOLLIN };
@@ -405,19 +409,19 @@ static void *c_closer(void *arg)
 			nap(MS);
 			continue;
 		}
-		t = start(c_blocked_read, &r);
-		for (i = 0; i < 1000 && !atomic_load(&r.tid); i++)
+		*rp = r;
+		t = start(c_blocked_read, rp);
+		for (i = 0; i < 1000 && !atomic_load(&rp->tid); i++)
 			nap(100 * US);
 		nap((long)(rnd(&seed) % (2 * MS)));
 		close(r.fd);
-		syscall(SYS_tgkill, me, atomic_load(&r.tid), sig);
+		syscall(SYS_tgkill, me, atomic_load(&rp->tid), sig);
 		if (!join(t, 10)) {
-			/* r is on this stack: give up on further rounds */
 			atomic_fetch_add(&c.stuck, 1);
-			pthread_cancel(t);
-			if (!join(t, 10))
-				break;
-		} else if (r.n == (ssize_t)sizeof(r.si) && r.si.ssi_signo == (uint32_t)sig) {
+			break;
+		}
+		r = *rp;
+		if (r.n == (ssize_t)sizeof(r.si) && r.si.ssi_signo == (uint32_t)sig) {
 			atomic_fetch_add(&c.woken, 1);
 		} else if (r.n < 0 && r.err == EBADF) {
 			atomic_fetch_add(&c.ebadf_first, 1);	/* closed before read */
@@ -440,9 +444,9 @@ static void *c_closer(void *arg)
 			nap(MS);
 			continue;
 		}
-		memset(&r, 0, sizeof(r));
-		r.fd = ep;
-		t = start(c_blocked_epoll, &r);
+		memset(rp, 0, sizeof(*rp));
+		rp->fd = ep;
+		t = start(c_blocked_epoll, rp);
 		nap((long)(rnd(&seed) % (3 * MS)));
 		close(tfd);
 		if (rnd(&seed) % 2) {
@@ -451,10 +455,10 @@ static void *c_closer(void *arg)
 		}
 		if (!join(t, 10)) {
 			atomic_fetch_add(&c.stuck, 1);
-			pthread_cancel(t);
-			if (!join(t, 10))
-				break;
-		} else if (r.n > 0) {
+			break;
+		}
+		r = *rp;
+		if (r.n > 0) {
 			atomic_fetch_add(&c.epoll_ready, 1);
 		} else if (r.n == 0) {
 			atomic_fetch_add(&c.epoll_timeout, 1);
@@ -467,6 +471,10 @@ static void *c_closer(void *arg)
 			close(ep);
 		atomic_fetch_add(&c.epoll_rounds, 1);
 	}
+	if (!rp)
+		atomic_fetch_add(&c.read_bad, 1);
+	if (!atomic_load(&c.stuck))
+		free(rp);
 	return NULL;
 }
 
