@@ -30,4 +30,4 @@ echo "@@@ BEGIN dmesg"
 dmesg
 echo "@@@ END dmesg"
 echo "@@@ DONE"
-poweroff -f
+reboot -f

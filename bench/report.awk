@@ -120,7 +120,7 @@ BEGIN { maxrep = 0 }
 /^@@@ RC / && $5 != 0 { failed[label] = failed[label] " " $4 "(rc " $5 ", rep " $3 ")"; next }
 /^@@@ BEGIN dmesg/ { in_dmesg = 1; next }
 /^@@@ END dmesg/ { in_dmesg = 0; next }
-in_dmesg && /WARNING:|BUG:|Oops|lockdep|possible recursive|circular locking|KASAN|UBSAN|INFO: task|general protection/ {
+in_dmesg && /WARNING:|BUG:|Oops|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|KASAN|UBSAN|ODEBUG|INFO: task .* blocked|general protection|Call Trace|corruption/ {
 	bad[label]++
 	if (!(label in firstbad)) firstbad[label] = $0
 }
@@ -162,9 +162,9 @@ END {
 	for (i = 1; i <= 2; i++) {
 		k = ks[i]
 		printf "%-8s kernel %s: %s; benchmark failures:%s; kernel log: %s\n", k,
-		       k in seen ? version[k] : "(no log)",
-		       k in seen ? "booted" : "did not boot",
-		       k in failed ? failed[k] : " none",
-		       k in bad ? bad[k] " suspicious line(s), first: " firstbad[k] : "clean"
+		       (k in seen) ? version[k] : "(no log)",
+		       (k in seen) ? "booted" : "did not boot",
+		       (k in failed) ? failed[k] : " none",
+		       (k in bad) ? bad[k] " suspicious line(s), first: " firstbad[k] : "clean"
 	}
 }

@@ -17,8 +17,9 @@
 #   BENCH_CONFIG_DIR   kernel configuration fragments (default kernel/config,
 #                      the make check configuration, so the patched kernel
 #                      is the one make check built)
-#   KBUILD_LOCK        a file to flock(1) around each kernel build (a
-#                      machine shared with other builders)
+#   KBUILD_LOCK        a file to flock(1) around each kernel build and
+#                      each guest run (a machine shared with other
+#                      builders: no kernel build runs while we measure)
 #   BENCH_KERNEL_PATCHED, BENCH_KERNEL_BASELINE
 #                      use these bzImages instead of building them
 #   QEMU, BUSYBOX, CC  tools (default qemu-system-x86_64, /bin/busybox, cc)
@@ -98,6 +99,7 @@ CONF
 		fail "could not pack the initramfs"
 	say "booting the $1 kernel in QEMU (software emulation, $BENCH_SMP CPUs): $BENCH_REPS x ($benchmarks); log: $out/console-$1.log"
 	t0=$(date +%s)
+	${KBUILD_LOCK:+flock "$KBUILD_LOCK"} \
 	timeout "$BENCH_TIMEOUT" "$QEMU" -accel tcg -smp "$BENCH_SMP" -m 1024 \
 		-nographic -no-reboot -kernel "$2" -initrd "$out/initramfs-$1.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=1" \
@@ -119,15 +121,15 @@ say "counting the wrappers' instructions with callgrind"
 	-o "$out/wrapcost" "$srcdir/bench/wrapcost.c" -L"$lib" -lsignalfd -ltimerfd -ldl \
 	-Wl,-rpath,"$lib" 2> "$out/wrapcost.log" ||
 	{ cat "$out/wrapcost.log" >&2; fail "compiling wrapcost failed"; }
-# Instructions of the function itself (inclusive: what it calls counts),
-# per call: the difference of a run with 2N calls and one with N, so the
-# setup's calls cancel.  LD_BIND_NOW keeps the lazy binder out.
+# Instructions executed inside the wrapper (and whatever it calls), per
+# call: callgrind collects only while the function runs (--toggle-collect),
+# and the difference of a run with 2N calls and one with N cancels the
+# setup's calls.  LD_BIND_NOW keeps the lazy binder out.
 ir() { # impl call calls
-	LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
+	LD_BIND_NOW=1 valgrind --tool=callgrind --toggle-collect="$2" \
+		--callgrind-out-file="$out/cg.out" \
 		"$out/wrapcost" "$1" "$2" "$3" > /dev/null 2>&1 || return 1
-	case $1 in ours) obj='lib(signal|timer)fd\.so' ;; glibc) obj='libc\.so' ;; esac
-	callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null |
-		awk -v f=":$2 " -v obj="$obj" 'index($0, f) && $0 ~ obj { gsub(",", "", $1); print $1; exit }'
+	awk '/^summary:/ { print $2 }' "$out/cg.out"
 }
 {
 	echo "@@@ KERNEL host $(uname -r) CPUS $(nproc)"
