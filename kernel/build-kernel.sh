@@ -50,6 +50,7 @@ Environment:
                            (default \${XDG_CACHE_HOME:-\$HOME/.cache}/fdevents/kernel)
   FDEVENTS_KERNEL_TARBALL  source tarball (default /usr/src/linux-source-6.1.tar.xz)
   FDEVENTS_KERNEL_KEEP_TREE=0  delete the built tree, keep only the results
+  FDEVENTS_KERNEL_KEEP_TREES=N keep the build trees of the N newest keys (default 2)
 EOF
 }
 
@@ -175,20 +176,38 @@ fi
 rm -rf "$cache"/.tmp-*
 
 tmp=$cache/.tmp-$key-$$
+child=
 cleanup() { rm -rf "$tmp"; }
+# Killed: stop the running step (make passes the signal on to its jobs),
+# then the EXIT trap removes the half-made build.
+stop() { # exit status
+	trap - INT TERM HUP
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true
+	fi
+	exit "$1"
+}
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
+trap 'stop 130' INT
+trap 'stop 143' TERM
+trap 'stop 129' HUP
 mkdir -p "$tmp"
 log=$tmp/build.log
 : >"$log"
 
-# Run a step with its output in the log; on failure show the log's end.
+# Run one external command with its output in the log, in the background
+# so that a signal interrupts the wait; on failure show the log's end and
+# keep the folder for a look (the next build removes it).
 step() { # description command...
-	local what=$1
+	local what=$1 rc=0
 	shift
 	echo "### $what" >>"$log"
-	if ! "$@" >>"$log" 2>&1; then
+	"$@" >>"$log" 2>&1 </dev/null &
+	child=$!
+	wait "$child" || rc=$?
+	child=
+	if [ $rc != 0 ]; then
 		say "$what failed; the end of $log:"
 		tail -n 40 "$log" >&2
 		trap - EXIT
@@ -201,7 +220,6 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS \
 	KBUILD_OUTPUT O ARCH SUBARCH CROSS_COMPILE LLVM CC LD HOSTCC \
 	KCONFIG_CONFIG KBUILD_EXTMOD W V C M
 export KBUILD_BUILD_USER=fdevents KBUILD_BUILD_HOST=build
-kmake() { make -C "$tree" ARCH=x86_64 "$@"; }
 
 jobs=$(nproc)
 say "building $key in $tmp (${#patches[@]} patch(es), fragments: $(cd "$config_dir" && echo *.config))"
@@ -223,25 +241,24 @@ tree=$tmp/linux
 # ignores everything ("/*"): hence add -f.
 say "making a git tree of it"
 tgit() { git -C "$tree" "$@"; }
-step "git init" tgit init -q
+step "git init" git -C "$tree" init -q
 tgit config user.name "fdevents build-kernel.sh"
 tgit config user.email "build-kernel@fdevents.invalid"
 tgit config core.autocrlf false
 tgit config gc.auto 0
 # uncompressed loose objects: twice the disk, a fraction of the time
 tgit config core.loosecompression 0
-step "git add" tgit add -f -A
-step "git commit" tgit commit -q --no-verify -m "pristine $tree_version"
+step "git add" git -C "$tree" add -f -A
+step "git commit" git -C "$tree" commit -q --no-verify -m "pristine $tree_version"
 for p in "${patches[@]}"; do
 	say "applying $(basename "$p")"
-	step "git am $(basename "$p")" tgit am -q --whitespace=nowarn "$p"
+	step "git am $(basename "$p")" git -C "$tree" am -q --whitespace=nowarn "$p"
 done
 
 say "configuring: tinyconfig + ${fragments[*]##*/}"
-step "make tinyconfig" kmake tinyconfig
-merge() ( cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "$@" )
-step "merging the fragments" merge "${fragments[@]}"
-step "make olddefconfig" kmake olddefconfig
+step "make tinyconfig" make -C "$tree" ARCH=x86_64 tinyconfig
+step "merging the fragments" env -C "$tree" ./scripts/kconfig/merge_config.sh -m .config "${fragments[@]}"
+step "make olddefconfig" make -C "$tree" ARCH=x86_64 olddefconfig
 
 # A fragment's option whose dependencies are not met is dropped without a
 # word: check that every line of every fragment holds in the result.
@@ -270,7 +287,7 @@ done
 [ $missing = 0 ] || die "configuration check failed; fix the fragments in $config_dir"
 
 say "compiling bzImage with make -j$jobs (log: $log)"
-step "make bzImage" kmake -j"$jobs" bzImage
+step "make bzImage" make -C "$tree" ARCH=x86_64 -j"$jobs" bzImage
 
 cp "$tree/arch/x86/boot/bzImage" "$tree/.config" "$tree/System.map" "$tree/vmlinux" "$tmp/"
 hash_inputs >"$tmp/inputs"
@@ -280,6 +297,18 @@ fi
 
 mv "$tmp" "$final"
 trap - EXIT
+
+# Every key keeps its results (some 20 MB); only the newest few keep their
+# build tree (some 3 GB each), so repeated builds cannot fill the disk.
+keep=${FDEVENTS_KERNEL_KEEP_TREES:-2}
+find "$cache" -mindepth 1 -maxdepth 1 -type d \( -name 'patched-*' -o -name 'baseline-*' \) \
+	-printf '%T@ %p\n' | sort -rn | tail -n +"$((keep + 1))" |
+	while read -r _ old; do
+		if [ -d "$old/linux" ]; then
+			say "removing the build tree of the older $(basename "$old")"
+			rm -rf "$old/linux"
+		fi
+	done
 say "built $key in $(( $(date +%s) - start )) s"
 echo "$final/bzImage"
 exit 0
