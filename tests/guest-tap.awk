@@ -43,7 +43,7 @@ BEGIN { n = 0; in_test = 0; in_dmesg = 0; saw_dmesg = 0; kernel_bad = 0 }
 	next
 }
 in_dmesg {
-	if ($0 ~ /(WARNING:|BUG:|BUG |Oops|lockdep|KASAN|kmemleak|ODEBUG|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|Call Trace|corruption|general protection fault|Kernel panic|INFO: task .* blocked)/) {
+	if ($0 ~ /(WARNING:|BUG:|BUG |Oops|lockdep is turned off|DEBUG_LOCKS_WARN_ON|suspicious RCU|KASAN|kmemleak|ODEBUG|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|Call Trace|corruption|general protection fault|Kernel panic|INFO: task .* blocked)/) {
 		kernel_bad++
 		print "# kernel: " $0
 	}
