@@ -146,7 +146,7 @@ int main(void)
 		kill(getpid(), SIGUSR2);
 		ok(epoll_wait(ep, &out, 1, 5000) == 1 && out.data.fd == fd &&
 		   (out.events & EPOLLIN), "epoll: pending SIGUSR2 reports EPOLLIN");
-		read(fd, si, sizeof(si));
+		is(read(fd, si, sizeof(si)), sizeof(si[0]), "epoll: the signal reads back");
 		is(epoll_wait(ep, &out, 1, 0), 0, "epoll: not ready once read");
 		close(ep);
 	}

@@ -170,7 +170,8 @@ int main(void)
 	{
 		int p[2];
 
-		pipe(p);
+		if (pipe(p) != 0)
+			bail("pipe: %s", strerror(errno));
 		errno = 0;
 		ok(timerfd_settime(p[0], 0, &its, NULL) == -1 && errno == EINVAL,
 		   "timerfd_settime on a pipe gives EINVAL");
