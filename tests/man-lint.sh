@@ -73,6 +73,10 @@ SEE ALSO'
 section3='NAME LIBRARY SYNOPSIS DESCRIPTION RETURN_VALUE ERRORS VERSIONS STANDARDS HISTORY NOTES BUGS EXAMPLES SEE_ALSO'
 
 for page in $pages; do
+	# Keep the page's own name: mandoc checks the section in the file
+	# name against .TH, and a temporary name such as man-lint.2ab/page
+	# reads as section 2.
+	copy=$tmp/${page##*/}
 	# The text to lint: the page itself, or what its .so includes.
 	if grep -q '^\.so ' "$mandir/$page"; then
 		target=$(sed -n 's/^\.so  *//p' "$mandir/$page")
@@ -81,7 +85,7 @@ for page in $pages; do
 			not_ok "$page: a .so page must be one line naming an existing page (got $lines lines, target '$target')"
 			continue
 		fi
-		(cd "$mandir" && soelim -r "$page") > "$tmp/page" 2> "$tmp/soelim"
+		(cd "$mandir" && soelim -r "$page") > "$copy" 2> "$tmp/soelim"
 		if [ -s "$tmp/soelim" ]; then
 			not_ok "$page: soelim failed"
 			sed 's/^/# /' "$tmp/soelim"
@@ -90,22 +94,22 @@ for page in $pages; do
 		what="$page (.so $target)"
 		so=yes
 	else
-		cp "$mandir/$page" "$tmp/page"
+		cp "$mandir/$page" "$copy"
 		what=$page
 		so=no
 	fi
 
 	# mandoc and groff must both be silent.
-	"$MANDOC" -Tlint -W warning "$tmp/page" > "$tmp/mandoc" 2>&1
+	"$MANDOC" -Tlint -W warning "$copy" > "$tmp/mandoc" 2>&1
 	mrc=$?
-	"$GROFF" -t -man -ww -z "$tmp/page" > "$tmp/groff" 2>&1
+	"$GROFF" -t -man -ww -z "$copy" > "$tmp/groff" 2>&1
 	grc=$?
 	if [ $mrc -eq 0 ] && [ $grc -eq 0 ] && [ ! -s "$tmp/mandoc" ] && [ ! -s "$tmp/groff" ]; then
 		ok "$what: mandoc -Tlint -W warning and groff -man -ww -z are silent"
 	else
 		not_ok "$what: mandoc -Tlint -W warning (status $mrc) or groff -man -ww -z (status $grc) complained"
-		sed -e "s|$tmp/page|$page|g" -e 's/^/# mandoc: /' "$tmp/mandoc"
-		sed -e "s|$tmp/page|$page|g" -e 's/^/# groff: /' "$tmp/groff"
+		sed -e "s|$copy|$page|g" -e 's/^/# mandoc: /' "$tmp/mandoc"
+		sed -e "s|$copy|$page|g" -e 's/^/# groff: /' "$tmp/groff"
 	fi
 
 	# Section order (the .so target has its own point).
