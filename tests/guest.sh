@@ -10,6 +10,8 @@
 # The kernel's path comes from tests/guest-kernel.path, which make check
 # writes first (kernel/build-kernel.sh, cached).  Set GUEST_SUITE=no to
 # skip the guest (the Debian build does: it has no QEMU); it says so.
+# FDEVENTS_STRESS_SECONDS (60), FDEVENTS_FUZZ_CALLS (1000000) and
+# FDEVENTS_FUZZ_SEED (random, printed) reach the guest's programs.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}" "${abs_top_builddir:=$(pwd)}"
 : "${QEMU:=qemu-system-x86_64}" "${BUSYBOX:=/bin/busybox}" "${MAKE:=make}"
@@ -80,6 +82,9 @@ libdir="$libdir"
 ldso="${ldso:-/lib64/ld-linux-x86-64.so.2}"
 timeout="$FDEVENTS_TEST_TIMEOUT"
 interactive="$interactive"
+export FDEVENTS_STRESS_SECONDS="${FDEVENTS_STRESS_SECONDS:-60}"
+export FDEVENTS_FUZZ_CALLS="${FDEVENTS_FUZZ_CALLS:-1000000}"
+${FDEVENTS_FUZZ_SEED:+export FDEVENTS_FUZZ_SEED="$FDEVENTS_FUZZ_SEED"}
 CONF
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.cpio.gz" ||
 	fail "could not pack the initramfs"
