@@ -15,6 +15,10 @@ export BENCH_MS
 
 echo "@@@ KERNEL $label $(uname -r) CPUS $(grep -c ^processor /proc/cpuinfo)"
 echo "@@@ VERSION $(cat /proc/version)"
+# First, that signalfd wake-ups still reach every waiter they should.
+echo "@@@ CHECK BEGIN"
+timeout "$timeout" /bench/signalfd-wakeups 2>&1
+echo "@@@ CHECK END $?"
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for t in $benchmarks; do

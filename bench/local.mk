@@ -4,7 +4,8 @@
 # Included from the top Makefile.am.  Nothing here runs in make check.
 
 EXTRA_DIST += bench/README.md bench/run.sh bench/guest-init.sh \
-	bench/report.awk bench/fdbench.c bench/wrapcost.c
+	bench/report.awk bench/fdbench.c bench/wrapcost.c \
+	bench/signalfd-wakeups.c
 
 bench: all
 	$(AM_V_at)srcdir='$(srcdir)' top_builddir='$(top_builddir)' \

@@ -118,6 +118,10 @@ BEGIN { maxrep = 0 }
 /^@@@ REP / { rep = $3; if (rep > maxrep) maxrep = rep; next }
 /^@@@ R / { val[label, $3, rep] = $4; next }
 /^@@@ RC / && $5 != 0 { failed[label] = failed[label] " " $4 "(rc " $5 ", rep " $3 ")"; next }
+/^@@@ CHECK BEGIN/ { in_check = 1; next }
+/^@@@ CHECK END/ { in_check = 0; check_rc[label] = $4; next }
+in_check && /^ok / { check_ok[label]++ }
+in_check && /^not ok / { check_bad[label]++; if (!(label in firstcheck)) firstcheck[label] = $0 }
 /^@@@ BEGIN dmesg/ { in_dmesg = 1; next }
 /^@@@ END dmesg/ { in_dmesg = 0; next }
 in_dmesg && /WARNING:|BUG:|Oops|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|KASAN|UBSAN|ODEBUG|INFO: task .* blocked|general protection|Call Trace|corruption/ {
@@ -161,9 +165,12 @@ END {
 	split("baseline patched", ks, " ")
 	for (i = 1; i <= 2; i++) {
 		k = ks[i]
-		printf "%-8s kernel %s: %s; benchmark failures:%s; kernel log: %s\n", k,
+		printf "%-8s kernel %s: %s; wake-up semantics (bench/signalfd-wakeups): %s; benchmark failures:%s; kernel log: %s\n", k,
 		       (k in seen) ? version[k] : "(no log)",
 		       (k in seen) ? "booted" : "did not boot",
+		       (k in check_bad) ? check_bad[k] " failed, first: " firstcheck[k] \
+				    : (k in check_rc) ? (check_ok[k] + 0) " ok" (check_rc[k] ? ", exit " check_rc[k] : "") \
+						     : "did not run",
 		       (k in failed) ? failed[k] : " none",
 		       (k in bad) ? bad[k] " suspicious line(s), first: " firstbad[k] : "clean"
 	}

@@ -74,6 +74,10 @@ say "compiling bench/fdbench (static)"
 	{ cat "$out/fdbench.log" >&2
 	  fail "compiling fdbench failed (a static link needs libc6-dev's libc.a)"; }
 
+"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -pthread \
+	-o "$out/signalfd-wakeups" "$srcdir/bench/signalfd-wakeups.c" 2>> "$out/fdbench.log" ||
+	{ cat "$out/fdbench.log" >&2; fail "compiling signalfd-wakeups failed"; }
+
 # --- the initramfs: busybox, fdbench, the init script --------------------
 root=$out/root
 rm -rf "$root"
@@ -83,7 +87,7 @@ cp "$BUSYBOX" "$root/bin/busybox"
 for applet in $("$BUSYBOX" --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
-cp "$out/fdbench" "$root/bench/fdbench"
+cp "$out/fdbench" "$out/signalfd-wakeups" "$root/bench/"
 cp "$srcdir/bench/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 
