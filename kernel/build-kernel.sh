@@ -108,16 +108,54 @@ for f in "$config_dir"/*.config; do
 done
 [ ${#fragments[@]} -gt 0 ] || die "no *.config fragment in $config_dir"
 
+# --- a snapshot of the inputs ------------------------------------------------
+# The key is computed from these copies and the build uses them, so a file
+# edited while this call waits or builds cannot end up in a kernel cached
+# under a key that does not describe it.
+
+snap=$(mktemp -d "${TMPDIR:-/tmp}/fdevents-kernel.XXXXXX")
+tmp=
+keep_tmp=0
+child=
+cleanup() {
+	rm -rf "$snap"
+	if [ -n "$tmp" ] && [ "$keep_tmp" = 0 ]; then
+		rm -rf "$tmp"
+	fi
+}
+# Killed: stop the running step (make passes the signal on to its jobs),
+# then the EXIT trap removes the half-made build.
+stop() { # exit status
+	trap - INT TERM HUP
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true
+	fi
+	exit "$1"
+}
+trap cleanup EXIT
+trap 'stop 130' INT
+trap 'stop 143' TERM
+trap 'stop 129' HUP
+
+mkdir "$snap/config" "$snap/patches"
+cp "$script" "$snap/build-kernel.sh"
+cp "${fragments[@]}" "$snap/config/"
+fragments=("$snap"/config/*.config)
+
 series=$kdir/patches/series
 patches=()
 if [ $baseline = 0 ]; then
 	[ -f "$series" ] || die "$series not found"
+	cp "$series" "$snap/series"
 	# quilt's format: one patch a line, "#" comments, options after the name
 	while read -r p _; do
 		case $p in ''|'#'*) continue ;; esac
 		[ -f "$kdir/patches/$p" ] || die "$p is listed in $series but missing"
-		patches+=("$kdir/patches/$p")
-	done <"$series"
+		mkdir -p "$(dirname "$snap/patches/$p")"
+		cp "$kdir/patches/$p" "$snap/patches/$p"
+		patches+=("$snap/patches/$p")
+	done <"$snap/series"
 fi
 
 # --- cache key ---------------------------------------------------------------
@@ -134,9 +172,9 @@ hash_inputs() {
 	echo "mode $([ $baseline = 1 ] && echo baseline || echo patched)"
 	echo "tree $tree_version"
 	echo "compiler $(gcc --version | head -n 1)"
-	echo "script $(sha256sum <"$script" | cut -d' ' -f1)"
+	echo "script $(sha256sum <"$snap/build-kernel.sh" | cut -d' ' -f1)"
 	if [ $baseline = 0 ]; then
-		echo "series $(sha256sum <"$series" | cut -d' ' -f1)"
+		echo "series $(sha256sum <"$snap/series" | cut -d' ' -f1)"
 		for p in "${patches[@]}"; do
 			echo "patch $(basename "$p") $(sha256sum <"$p" | cut -d' ' -f1)"
 		done
@@ -145,7 +183,8 @@ hash_inputs() {
 		echo "fragment $(basename "$f") $(sha256sum <"$f" | cut -d' ' -f1)"
 	done
 }
-hash=$(hash_inputs | sha256sum | cut -c1-16)
+inputs=$(hash_inputs)
+hash=$(printf '%s\n' "$inputs" | sha256sum | cut -c1-16)
 key=$([ $baseline = 1 ] && echo baseline || echo patched)-$hash
 
 cache=${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}
@@ -165,7 +204,11 @@ fi
 exec 9>"$cache/.lock"
 if ! flock -n 9; then
 	say "another build is running in $cache; waiting for it"
-	flock 9
+	# in the background, so that a signal ends the wait
+	flock 9 &
+	child=$!
+	wait "$child"
+	child=
 fi
 if [ -f "$final/bzImage" ]; then
 	echo "$final/bzImage"
@@ -176,22 +219,6 @@ fi
 rm -rf "$cache"/.tmp-*
 
 tmp=$cache/.tmp-$key-$$
-child=
-cleanup() { rm -rf "$tmp"; }
-# Killed: stop the running step (make passes the signal on to its jobs),
-# then the EXIT trap removes the half-made build.
-stop() { # exit status
-	trap - INT TERM HUP
-	if [ -n "$child" ]; then
-		kill -TERM "$child" 2>/dev/null || true
-		wait "$child" 2>/dev/null || true
-	fi
-	exit "$1"
-}
-trap cleanup EXIT
-trap 'stop 130' INT
-trap 'stop 143' TERM
-trap 'stop 129' HUP
 mkdir -p "$tmp"
 log=$tmp/build.log
 : >"$log"
@@ -210,7 +237,7 @@ step() { # description command...
 	if [ $rc != 0 ]; then
 		say "$what failed; the end of $log:"
 		tail -n 40 "$log" >&2
-		trap - EXIT
+		keep_tmp=1
 		die "$what failed (the whole log is in $log)"
 	fi
 }
@@ -290,13 +317,13 @@ say "compiling bzImage with make -j$jobs (log: $log)"
 step "make bzImage" make -C "$tree" ARCH=x86_64 -j"$jobs" bzImage
 
 cp "$tree/arch/x86/boot/bzImage" "$tree/.config" "$tree/System.map" "$tree/vmlinux" "$tmp/"
-hash_inputs >"$tmp/inputs"
+printf '%s\n' "$inputs" >"$tmp/inputs"
 if [ "${FDEVENTS_KERNEL_KEEP_TREE:-1}" = 0 ]; then
 	rm -rf "$tree"
 fi
 
 mv "$tmp" "$final"
-trap - EXIT
+tmp=
 
 # Every key keeps its results (some 20 MB); only the newest few keep their
 # build tree (some 3 GB each), so repeated builds cannot fill the disk.
