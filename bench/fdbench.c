@@ -26,7 +26,8 @@
  *	fdbench batch	64 queued realtime signals: siginfos returned by one
  *			read() of a 64-entry buffer, read() calls per signal
  *
- * BENCH_MS (default 300) sets how long each timed loop runs.
+ * BENCH_MS (default 300) sets how long each method is timed, in chunks
+ * of 20 ms alternating between the methods compared (see measure()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,30 +72,6 @@ static void unsupported(const char *figure)
 	fflush(stdout);
 }
 
-/*
- * Run op() in batches until bench_ms have passed; return ns per call.  A
- * short warm-up first, so that page faults and first-use allocations (a
- * signalfd's first poll) stay out of the figure.
- */
-static double time_loop(void (*op)(void *), void *arg)
-{
-	long n = 0, batch = 16, i;
-	double start, end, limit = bench_ms * 1e6;
-
-	for (i = 0; i < 16; i++)
-		op(arg);
-	start = now_ns();
-	do {
-		for (i = 0; i < batch; i++)
-			op(arg);
-		n += batch;
-		end = now_ns();
-		if (batch < 4096)
-			batch *= 2;
-	} while (end - start < limit);
-	return (end - start) / n;
-}
-
 static void block(int sig)
 {
 	sigset_t set;
@@ -105,80 +82,6 @@ static void block(int sig)
 		die("sigprocmask");
 }
 
-/* ------------------------------------------------------------------ */
-/* fan-out */
-
-struct roundtrip {
-	int fd, ep;
-	pid_t pid;
-	int sig;
-};
-
-static void roundtrip_op(void *arg)
-{
-	struct roundtrip *rt = arg;
-	struct epoll_event ev[8];
-	struct signalfd_siginfo si;
-	int n;
-
-	if (kill(rt->pid, rt->sig))
-		die("kill");
-	n = epoll_wait(rt->ep, ev, 8, -1);
-	if (n != 1 || ev[0].data.fd != rt->fd) {
-		fprintf(stderr, "fdbench: epoll_wait gave %d events\n", n);
-		exit(2);
-	}
-	if (read(rt->fd, &si, sizeof(si)) != sizeof(si))
-		die("read");
-	if (si.ssi_signo != (uint32_t)rt->sig) {
-		fprintf(stderr, "fdbench: read signal %u\n", si.ssi_signo);
-		exit(2);
-	}
-}
-
-/* The other descriptors read one realtime signal each (never sent), so the
-   masks differ from each other and from the target's.  */
-static double fanout(int others)
-{
-	struct roundtrip rt = { .pid = getpid(), .sig = SIGUSR1 };
-	struct epoll_event ev = { .events = EPOLLIN };
-	int *fds = calloc(others + 1, sizeof(int));
-	sigset_t set;
-	double ns;
-	int i;
-
-	rt.ep = epoll_create1(0);
-	if (rt.ep < 0 || !fds)
-		die("epoll_create1");
-	for (i = 0; i < others; i++) {
-		sigemptyset(&set);
-		sigaddset(&set, SIGRTMIN + i % (SIGRTMAX - SIGRTMIN));
-		fds[i] = signalfd(-1, &set, SFD_NONBLOCK);
-		if (fds[i] < 0)
-			die("signalfd");
-		ev.data.fd = fds[i];
-		if (epoll_ctl(rt.ep, EPOLL_CTL_ADD, fds[i], &ev))
-			die("epoll_ctl");
-	}
-	sigemptyset(&set);
-	sigaddset(&set, rt.sig);
-	rt.fd = signalfd(-1, &set, SFD_NONBLOCK);
-	if (rt.fd < 0)
-		die("signalfd");
-	ev.data.fd = rt.fd;
-	if (epoll_ctl(rt.ep, EPOLL_CTL_ADD, rt.fd, &ev))
-		die("epoll_ctl");
-
-	ns = time_loop(roundtrip_op, &rt);
-
-	for (i = 0; i < others; i++)
-		close(fds[i]);
-	close(rt.fd);
-	close(rt.ep);
-	free(fds);
-	return ns;
-}
-
 static void raise_nofile(rlim_t n)
 {
 	struct rlimit rl = { n, n };
@@ -187,97 +90,263 @@ static void raise_nofile(rlim_t n)
 		die("setrlimit(RLIMIT_NOFILE)");
 }
 
-static int cmd_fanout(void)
+/*
+ * Methods compared side by side each run in a child process of their own
+ * (their signal masks, claims and descriptors never meet), set up once,
+ * then timed in short alternating chunks: A for CHUNK_MS, B for CHUNK_MS,
+ * ..., round after round until each had bench_ms.  A slow phase of the
+ * host then falls on all methods alike, which a long run of A followed
+ * by a long run of B would not give.
+ *
+ * A method's setup() returns 0 when the kernel lacks what it measures;
+ * op() does one unit of work and returns how many events it handled
+ * (1 for a round trip) and adds to *aux what else it counts.
+ */
+#define CHUNK_MS 20
+
+struct method {
+	const char *name;
+	int (*setup)(int arg);
+	long (*op)(double *aux);
+	int arg;
+	/* filled by measure() */
+	int supported;
+	double ns, units, aux;
+};
+
+struct chunk {
+	double ns, units, aux;
+};
+
+static void child(struct method *m, int cmd, int rep)
 {
-	static const int ns[] = { 0, 64, 512 };
-	char name[64];
-	unsigned i;
+	struct chunk c;
+	long batch = 1, i;
+	char x;
+	int ok = m->setup(m->arg);
+	double aux = 0, t, end;
+
+	if (write(rep, &ok, sizeof(ok)) != sizeof(ok) || !ok)
+		_exit(0);
+	for (i = 0; i < 8; i++)		/* warm-up */
+		m->op(&aux);
+	while (read(cmd, &x, 1) == 1 && x == 'r') {
+		c.units = 0;
+		aux = 0;
+		t = now_ns();
+		end = t + CHUNK_MS * 1e6;
+		do {
+			for (i = 0; i < batch; i++)
+				c.units += m->op(&aux);
+			c.ns = now_ns() - t;
+			if (c.ns < CHUNK_MS * 1e6 / 8)
+				batch *= 2;
+		} while (t + c.ns < end);
+		c.aux = aux;
+		if (write(rep, &c, sizeof(c)) != sizeof(c))
+			_exit(2);
+	}
+	_exit(0);
+}
+
+static void measure(struct method *m, int n)
+{
+	int cmd[8][2], rep[8][2], i, live = 0;
+	pid_t pid[8];
+	double done = 0;
+	struct chunk c;
+
+	for (i = 0; i < n; i++) {
+		if (pipe(cmd[i]) || pipe(rep[i]))
+			die("pipe");
+		pid[i] = fork();
+		if (pid[i] < 0)
+			die("fork");
+		if (pid[i] == 0) {
+			int j;
+
+			/* only its own pipes: the others must see EOF */
+			for (j = 0; j < i; j++) {
+				close(cmd[j][1]);
+				close(rep[j][0]);
+			}
+			close(cmd[i][1]);
+			close(rep[i][0]);
+			child(&m[i], cmd[i][0], rep[i][1]);
+		}
+		close(cmd[i][0]);
+		close(rep[i][1]);
+		m[i].ns = m[i].units = m[i].aux = 0;
+		if (read(rep[i][0], &m[i].supported, sizeof(int)) != sizeof(int)) {
+			fprintf(stderr, "fdbench: %s: setup failed\n", m[i].name);
+			exit(2);
+		}
+		live += m[i].supported;
+	}
+	while (live && done < bench_ms * 1e6) {
+		for (i = 0; i < n; i++) {
+			if (!m[i].supported)
+				continue;
+			if (write(cmd[i][1], "r", 1) != 1 ||
+			    read(rep[i][0], &c, sizeof(c)) != sizeof(c)) {
+				fprintf(stderr, "fdbench: %s died\n", m[i].name);
+				exit(2);
+			}
+			m[i].ns += c.ns;
+			m[i].units += c.units;
+			m[i].aux += c.aux;
+		}
+		for (done = 1e18, i = 0; i < n; i++)
+			if (m[i].supported && m[i].ns < done)
+				done = m[i].ns;
+	}
+	for (i = 0; i < n; i++) {
+		close(cmd[i][1]);	/* EOF: the child leaves */
+		close(rep[i][0]);
+		waitpid(pid[i], NULL, 0);
+	}
+}
+
+/* ns per unit */
+static void report_time(struct method *m)
+{
+	if (m->supported)
+		result(m->name, m->ns / m->units);
+	else
+		unsupported(m->name);
+}
+
+/* units per second */
+static void report_rate(struct method *m)
+{
+	if (m->supported)
+		result(m->name, m->units / (m->ns / 1e9));
+	else
+		unsupported(m->name);
+}
+
+/* ------------------------------------------------------------------ */
+/* fan-out */
+
+static int fo_fd, fo_ep;
+
+/* kill(self) + epoll_wait() + read() on the SIGUSR1 signalfd */
+static long roundtrip_op(double *aux)
+{
+	struct epoll_event ev[8];
+	struct signalfd_siginfo si;
+	int n;
+
+	(void)aux;
+	if (kill(getpid(), SIGUSR1))
+		die("kill");
+	n = epoll_wait(fo_ep, ev, 8, -1);
+	if (n != 1 || ev[0].data.fd != fo_fd) {
+		fprintf(stderr, "fdbench: epoll_wait gave %d events\n", n);
+		exit(2);
+	}
+	if (read(fo_fd, &si, sizeof(si)) != sizeof(si))
+		die("read");
+	if (si.ssi_signo != SIGUSR1) {
+		fprintf(stderr, "fdbench: read signal %u\n", si.ssi_signo);
+		exit(2);
+	}
+	return 1;
+}
+
+/* The others read one realtime signal each (never sent), so the masks
+   differ from each other and from the target's.  */
+static int fanout_setup(int others)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	sigset_t set;
+	int i, fd;
 
 	raise_nofile(4096);
 	block(SIGUSR1);
-	block(SIGRTMIN);	/* and every signal the others read: */
-	for (i = SIGRTMIN; i <= (unsigned)SIGRTMAX; i++)
+	for (i = SIGRTMIN; i <= SIGRTMAX; i++)
 		block(i);
-	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
-		snprintf(name, sizeof(name), "fanout.%d", ns[i]);
-		result(name, fanout(ns[i]));
+	fo_ep = epoll_create1(0);
+	if (fo_ep < 0)
+		die("epoll_create1");
+	for (i = 0; i < others; i++) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGRTMIN + i % (SIGRTMAX - SIGRTMIN));
+		fd = signalfd(-1, &set, SFD_NONBLOCK);
+		if (fd < 0)
+			die("signalfd");
+		ev.data.fd = fd;
+		if (epoll_ctl(fo_ep, EPOLL_CTL_ADD, fd, &ev))
+			die("epoll_ctl");
 	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	fo_fd = signalfd(-1, &set, SFD_NONBLOCK);
+	if (fo_fd < 0)
+		die("signalfd");
+	ev.data.fd = fo_fd;
+	if (epoll_ctl(fo_ep, EPOLL_CTL_ADD, fo_fd, &ev))
+		die("epoll_ctl");
+	return 1;
+}
+
+static int cmd_fanout(void)
+{
+	struct method m[] = {
+		{ .name = "fanout.0", .setup = fanout_setup, .op = roundtrip_op, .arg = 0 },
+		{ .name = "fanout.64", .setup = fanout_setup, .op = roundtrip_op, .arg = 64 },
+		{ .name = "fanout.512", .setup = fanout_setup, .op = roundtrip_op, .arg = 512 },
+	};
+	int i;
+
+	measure(m, 3);
+	for (i = 0; i < 3; i++)
+		report_time(&m[i]);
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* SFD_EXCLUSIVE vs a plain signalfd over a blocked set */
 
-struct sigread {
-	int fd;
-	pid_t pid;
-};
+static int sr_fd;
 
-static void sigread_op(void *arg)
+static long sigread_op(double *aux)
 {
-	struct sigread *sr = arg;
 	struct signalfd_siginfo si;
 
-	if (kill(sr->pid, SIGUSR1))
+	(void)aux;
+	if (kill(getpid(), SIGUSR1))
 		die("kill");
-	if (read(sr->fd, &si, sizeof(si)) != sizeof(si))
+	if (read(sr_fd, &si, sizeof(si)) != sizeof(si))
 		die("read");
+	return 1;
 }
 
-/* In a child, so the parent's mask and claims never leak into the next
-   measurement.  Returns signals per second, 0 if the flag is unsupported. */
-static double sigrate(int exclusive)
+static int sigread_setup(int exclusive)
 {
-	int pfd[2];
-	double rate = -1;
-	pid_t pid;
+	sigset_t set;
 
-	if (pipe(pfd))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		struct sigread sr = { .pid = getpid() };
-		sigset_t set;
-
-		sigemptyset(&set);
-		sigaddset(&set, SIGUSR1);
-		if (exclusive) {
-			sr.fd = signalfd(-1, &set, SFD_EXCLUSIVE);
-		} else {
-			block(SIGUSR1);
-			sr.fd = signalfd(-1, &set, 0);
-		}
-		if (sr.fd < 0)
-			rate = 0;
-		else
-			rate = 1e9 / time_loop(sigread_op, &sr);
-		if (write(pfd[1], &rate, sizeof(rate)) != sizeof(rate))
-			_exit(2);
-		_exit(0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (exclusive) {
+		sr_fd = signalfd(-1, &set, SFD_EXCLUSIVE);
+	} else {
+		block(SIGUSR1);
+		sr_fd = signalfd(-1, &set, 0);
 	}
-	close(pfd[1]);
-	if (read(pfd[0], &rate, sizeof(rate)) != sizeof(rate))
-		rate = -1;
-	close(pfd[0]);
-	waitpid(pid, NULL, 0);
-	if (rate < 0) {
-		fprintf(stderr, "fdbench: the child measuring signalfd died\n");
-		exit(2);
-	}
-	return rate;
+	return sr_fd >= 0;
 }
 
 static int cmd_excl(void)
 {
-	double plain = sigrate(0), excl = sigrate(1);
+	struct method m[] = {
+		{ .name = "excl.plain", .setup = sigread_setup, .op = sigread_op, .arg = 0 },
+		{ .name = "excl.exclusive", .setup = sigread_setup, .op = sigread_op, .arg = 1 },
+	};
 
-	result("excl.plain", plain);
-	if (excl > 0)
-		result("excl.exclusive", excl);
-	else
-		unsupported("excl.exclusive");
+	measure(m, 2);
+	report_rate(&m[0]);
+	report_rate(&m[1]);
 	return 0;
 }
 
@@ -285,6 +354,7 @@ static int cmd_excl(void)
 /* kill() of a process that has no signalfd */
 
 static volatile sig_atomic_t handled;
+static int kill_sig;
 
 static void handler(int sig)
 {
@@ -292,70 +362,55 @@ static void handler(int sig)
 	handled++;
 }
 
-static void kill_op(void *arg)
+static int kill_setup(int sig)
 {
-	if (kill(getpid(), *(int *)arg))
-		die("kill");
+	struct sigaction sa = { .sa_handler = handler };
+
+	sigemptyset(&sa.sa_mask);
+	if (sig == SIGUSR2)
+		sa.sa_handler = SIG_IGN;
+	if (sig && sigaction(sig, &sa, NULL))
+		die("sigaction");
+	kill_sig = sig;
+	return 1;
 }
 
-static void getppid_op(void *arg)
+static long kill_op(double *aux)
 {
-	(void)arg;
+	(void)aux;
+	if (kill(getpid(), kill_sig))
+		die("kill");
+	if (kill_sig == SIGUSR1 && !handled) {
+		fprintf(stderr, "fdbench: the handler never ran\n");
+		exit(2);
+	}
+	return 1;
+}
+
+static long getppid_op(double *aux)
+{
+	(void)aux;
 	getppid();
+	return 1;
 }
 
 static int cmd_kill(void)
 {
-	struct sigaction sa = { .sa_handler = handler };
-	int sig;
+	struct method m[] = {
+		{ .name = "null.getppid", .setup = kill_setup, .op = getppid_op, .arg = 0 },
+		{ .name = "kill.handler", .setup = kill_setup, .op = kill_op, .arg = SIGUSR1 },
+		{ .name = "kill.ignored", .setup = kill_setup, .op = kill_op, .arg = SIGUSR2 },
+	};
+	int i;
 
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGUSR1, &sa, NULL))
-		die("sigaction");
-	sa.sa_handler = SIG_IGN;
-	if (sigaction(SIGUSR2, &sa, NULL))
-		die("sigaction");
-
-	result("null.getppid", time_loop(getppid_op, NULL));
-	sig = SIGUSR1;
-	result("kill.handler", time_loop(kill_op, &sig));
-	sig = SIGUSR2;
-	result("kill.ignored", time_loop(kill_op, &sig));
-	if (!handled) {
-		fprintf(stderr, "fdbench: the handler never ran\n");
-		return 2;
-	}
+	measure(m, 3);
+	for (i = 0; i < 3; i++)
+		report_time(&m[i]);
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* timerfd(): create+arm+close */
-
-static void cycle_call(void *arg)
-{
-	struct itimerspec its = { .it_interval = { 1, 0 } };
-	int fd;
-
-	(void)arg;
-	fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL, &its);
-	if (fd < 0)
-		die("timerfd");
-	close(fd);
-}
-
-static void cycle_create(void *arg)
-{
-	struct itimerspec its = { .it_value = { 1, 0 } };
-	int fd;
-
-	(void)arg;
-	fd = timerfd_create(CLOCK_MONOTONIC, 0);
-	if (fd < 0)
-		die("timerfd_create");
-	if (timerfd_settime(fd, 0, &its, NULL))
-		die("timerfd_settime");
-	close(fd);
-}
 
 static int have_timerfd_call(void)
 {
@@ -368,13 +423,49 @@ static int have_timerfd_call(void)
 	return 1;
 }
 
+static int cycle_setup(int use_call)
+{
+	return !use_call || have_timerfd_call();
+}
+
+static long cycle_call(double *aux)
+{
+	struct itimerspec its = { .it_interval = { 1, 0 } };
+	int fd;
+
+	(void)aux;
+	fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL, &its);
+	if (fd < 0)
+		die("timerfd");
+	close(fd);
+	return 1;
+}
+
+static long cycle_create(double *aux)
+{
+	struct itimerspec its = { .it_value = { 1, 0 } };
+	int fd;
+
+	(void)aux;
+	fd = timerfd_create(CLOCK_MONOTONIC, 0);
+	if (fd < 0)
+		die("timerfd_create");
+	if (timerfd_settime(fd, 0, &its, NULL))
+		die("timerfd_settime");
+	close(fd);
+	return 1;
+}
+
 static int cmd_tfdcycle(void)
 {
-	result("tfd.cycle.create", time_loop(cycle_create, NULL));
-	if (have_timerfd_call())
-		result("tfd.cycle.call", time_loop(cycle_call, NULL));
-	else
-		unsupported("tfd.cycle.call");
+	struct method m[] = {
+		{ .name = "tfd.cycle.create", .setup = cycle_setup, .op = cycle_create, .arg = 0 },
+		{ .name = "tfd.cycle.call", .setup = cycle_setup, .op = cycle_call, .arg = 1 },
+	};
+
+	measure(m, 2);
+	report_time(&m[0]);
+	report_time(&m[1]);
 	return 0;
 }
 
@@ -384,112 +475,95 @@ static int cmd_tfdcycle(void)
 #define MANY 10000
 #define PERIOD_NS 1000000	/* 1 ms: every timer is due again by the time
 				   the loop comes back to it */
+static int many_ep;
 
-static void many(int use_call, double *events, double *expirations)
+/* One epoll_wait() of up to 256 ready timers and a read() of each:
+   returns the events handled, adds the expirations they report. */
+static long many_op(double *aux)
 {
-	struct epoll_event ev = { .events = EPOLLIN }, evs[256];
-	struct itimerspec its;
-	double start, end, limit = bench_ms * 1e6 * 2;
-	unsigned long nev = 0, nexp = 0;
-	int *fds = calloc(MANY, sizeof(int));
-	int ep = epoll_create1(0), i, n;
-	struct timespec t0;
+	struct epoll_event evs[256];
+	int n, i;
 
-	if (ep < 0 || !fds)
+	n = epoll_wait(many_ep, evs, 256, -1);
+	if (n < 0)
+		die("epoll_wait");
+	for (i = 0; i < n; i++) {
+		uint64_t ticks = 0;
+		ssize_t r = read(evs[i].data.fd, &ticks, sizeof(ticks));
+
+		if (r == 4)
+			*aux += (uint32_t)ticks;
+		else if (r == 8)
+			*aux += ticks;
+		else if (!(r < 0 && errno == EAGAIN))
+			die("read");
+	}
+	return n;
+}
+
+static int many_setup(int use_call)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct itimerspec its;
+	struct timespec t0;
+	double aux = 0;
+	long handled;
+	int i, fd;
+
+	if (use_call && !have_timerfd_call())
+		return 0;
+	raise_nofile(MANY + 64);
+	many_ep = epoll_create1(0);
+	if (many_ep < 0)
 		die("epoll_create1");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* first tick at the absolute t0 + 1 s, then every PERIOD_NS */
+	its.it_value.tv_sec = t0.tv_sec + 1;
+	its.it_value.tv_nsec = t0.tv_nsec;
+	its.it_interval.tv_sec = 0;
+	its.it_interval.tv_nsec = PERIOD_NS;
 	for (i = 0; i < MANY; i++) {
 		if (use_call) {
-			/* SEQ: first tick at the absolute it_value, then every
-			   it_interval */
-			its.it_value.tv_sec = t0.tv_sec + 1;
-			its.it_value.tv_nsec = t0.tv_nsec;
-			its.it_interval.tv_sec = 0;
-			its.it_interval.tv_nsec = PERIOD_NS;
-			fds[i] = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_SEQ,
-					 &its);
-			if (fds[i] < 0)
+			fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_SEQ, &its);
+			if (fd < 0)
 				die("timerfd");
 		} else {
-			its.it_value.tv_sec = t0.tv_sec + 1;
-			its.it_value.tv_nsec = t0.tv_nsec;
-			its.it_interval.tv_sec = 0;
-			its.it_interval.tv_nsec = PERIOD_NS;
-			fds[i] = timerfd_create(CLOCK_MONOTONIC, 0);
-			if (fds[i] < 0)
+			fd = timerfd_create(CLOCK_MONOTONIC, 0);
+			if (fd < 0)
 				die("timerfd_create");
-			if (timerfd_settime(fds[i], TFD_TIMER_ABSTIME, &its,
-					    NULL))
+			if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL))
 				die("timerfd_settime");
 		}
-		ev.data.fd = fds[i];
-		if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev))
+		ev.data.fd = fd;
+		if (epoll_ctl(many_ep, EPOLL_CTL_ADD, fd, &ev))
 			die("epoll_ctl");
 	}
-	/* Let every timer pass its first tick, so the loop starts saturated */
-	t0.tv_sec += 1;
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t0, NULL) ==
-	       EINTR)
-		;
-
-	/* One pass over every timer first, so the count below is of the
-	   steady state, not of the backlog since the first tick */
-	for (nev = 0; nev < MANY; nev += n) {
-		n = epoll_wait(ep, evs, 256, -1);
-		if (n < 0)
-			die("epoll_wait");
-		for (i = 0; i < n; i++) {
-			uint64_t ticks;
-
-			if (read(evs[i].data.fd, &ticks, sizeof(ticks)) < 0 &&
-			    errno != EAGAIN)
-				die("read");
-		}
-	}
-	nev = 0;
-	start = now_ns();
-	do {
-		n = epoll_wait(ep, evs, 256, -1);
-		if (n < 0)
-			die("epoll_wait");
-		for (i = 0; i < n; i++) {
-			uint64_t ticks = 0;
-			ssize_t r = read(evs[i].data.fd, &ticks, sizeof(ticks));
-
-			if (r == 4)
-				nexp += (uint32_t)ticks;
-			else if (r == 8)
-				nexp += ticks;
-			else if (!(r < 0 && errno == EAGAIN))
-				die("read");
-			nev++;
-		}
-		end = now_ns();
-	} while (end - start < limit);
-
-	*events = nev / ((end - start) / 1e9);
-	*expirations = nexp / ((end - start) / 1e9);
-	for (i = 0; i < MANY; i++)
-		close(fds[i]);
-	close(ep);
-	free(fds);
+	/* One pass over every timer, so that the counts are of the steady
+	   state, not of the backlog since the first tick */
+	for (handled = 0; handled < MANY;)
+		handled += many_op(&aux);
+	return 1;
 }
 
 static int cmd_tfdmany(void)
 {
-	double ev, exp;
+	struct method m[] = {
+		{ .name = "tfd.many.create.events", .setup = many_setup, .op = many_op, .arg = 0 },
+		{ .name = "tfd.many.call.events", .setup = many_setup, .op = many_op, .arg = 1 },
+	};
+	int i;
 
-	raise_nofile(MANY + 64);
-	many(0, &ev, &exp);
-	result("tfd.many.create.events", ev);
-	result("tfd.many.create.expirations", exp);
-	if (have_timerfd_call()) {
-		many(1, &ev, &exp);
-		result("tfd.many.call.events", ev);
-		result("tfd.many.call.expirations", exp);
-	} else {
-		unsupported("tfd.many.call.events");
-		unsupported("tfd.many.call.expirations");
+	measure(m, 2);
+	for (i = 0; i < 2; i++) {
+		char name[64];
+
+		report_rate(&m[i]);
+		snprintf(name, sizeof(name), "tfd.many.%s.expirations",
+			 i ? "call" : "create");
+		if (m[i].supported)
+			result(name, m[i].aux / (m[i].ns / 1e9));
+		else
+			unsupported(name);
 	}
 	return 0;
 }

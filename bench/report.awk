@@ -114,7 +114,11 @@ function row(text, kind, k, a, b, op, goal, u, note,    n, v, verdict, kk, m, l,
 }
 BEGIN { maxrep = 0 }
 { sub(/\r$/, "") }
-/^@@@ KERNEL / { seen[label] = 1; version[label] = $4; next }
+# (the console may prefix the first line with terminal escapes)
+/@@@ KERNEL / {
+	split(substr($0, index($0, "@@@ KERNEL ")), kf, " ")
+	seen[label] = 1; version[label] = kf[4]; next
+}
 /^@@@ REP / { rep = $3; if (rep > maxrep) maxrep = rep; next }
 /^@@@ R / { val[label, $3, rep] = $4; next }
 /^@@@ RC / && $5 != 0 { failed[label] = failed[label] " " $4 "(rc " $5 ", rep " $3 ")"; next }
