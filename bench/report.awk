@@ -150,8 +150,7 @@ END {
 	row("getppid(): null syscall, the boots' noise floor", "cross", "", "null.getppid", "", "", "", "ns")
 	print "-- timerfd()"
 	row("create+arm+close: timerfd() / timerfd_create+settime", "ratio", "patched", "tfd.cycle.call", "tfd.cycle.create", "<=", 0.7, "ns")
-	row("10000 timerfds in epoll: events/s, timerfd() / _create", "ratio", "patched", "tfd.many.call.events", "tfd.many.create.events", ">=", 0.98, "/s")
-	row("10000 timerfds: expirations/s, timerfd() / _create", "ratio", "patched", "tfd.many.call.expirations", "tfd.many.create.expirations", "", "", "/s")
+	row("10000 timerfds: expirations handled/s, call / create", "ratio", "patched", "tfd.many.call.events", "tfd.many.create.events", ">=", 0.98, "/s")
 	print "-- batching: 64 queued realtime signals (counts, not ratios)"
 	row("siginfos from one read() of 64 entries, plain fd", "value", "baseline", "batch.plain.first_read", "", "=", 64, "")
 	row("siginfos from one read() of 64 entries, plain fd", "value", "patched", "batch.plain.first_read", "", "=", 64, "")

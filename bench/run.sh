@@ -18,6 +18,9 @@
 #   BENCH_CONFIG_DIR   kernel configuration fragments (default kernel/config,
 #                      the make check configuration, so the patched kernel
 #                      is the one make check built)
+#   BENCH_NODEBUG=1    build both kernels without kernel/config/debug.config
+#                      (no lockdep, no SLUB debugging: closer to a
+#                      production kernel; two more kernels to build)
 #   KBUILD_LOCK        a file to flock(1) around each kernel build and
 #                      each guest run (a machine shared with other
 #                      builders: no kernel build runs while we measure;
@@ -51,6 +54,16 @@ out=$(mkdir -p "$top_builddir/bench/out" && cd "$top_builddir/bench/out" && pwd)
 top_builddir=$(cd "$top_builddir" && pwd)
 srcdir=$(cd "$srcdir" && pwd)
 started=$(date +%s)
+if [ "${BENCH_NODEBUG:-0}" = 1 ]; then
+	# the same fragments less the debugging ones
+	rm -rf "$out/config-nodebug"
+	mkdir -p "$out/config-nodebug"
+	for f in "$BENCH_CONFIG_DIR"/*.config; do
+		case ${f##*/} in debug.config) continue ;; esac
+		cp "$f" "$out/config-nodebug/"
+	done
+	BENCH_CONFIG_DIR=$out/config-nodebug
+fi
 
 # --- the two kernels ---------------------------------------------------------
 build_kernel() { # label [--baseline]
