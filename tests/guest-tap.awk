@@ -2,7 +2,8 @@
 # driver: each program's test points are renumbered and prefixed with its
 # name; each program adds a point for its exit status and plan; the kernel
 # log adds a point that fails on any warning, BUG, Oops, lockdep, KASAN,
-# kmemleak or debug-objects report.
+# kmemleak or debug-objects report.  On a kernel with kmemleak, two more
+# points: the final scan ran, and it found no unreferenced object.
 function point(good, text) {
 	n++
 	print (good ? "ok " : "not ok ") n " - " text
@@ -17,12 +18,17 @@ function finish_test(rc) {
 		      name ": exit status " rc ", " points " of " plan " planned tests run")
 	in_test = 0
 }
-BEGIN { n = 0; in_test = 0; in_dmesg = 0; saw_dmesg = 0; kernel_bad = 0 }
+BEGIN {
+	n = 0; in_test = 0; in_dmesg = 0; saw_dmesg = 0; kernel_bad = 0
+	has_kmemleak = ""; in_kmemleak = 0; kmemleak_scans = -1; leaks = 0
+}
 { sub(/\r$/, "") }
 /@@@ KERNEL / {
 	# The BIOS's escape sequences may share this first line.
 	split(substr($0, index($0, "@@@ KERNEL ")), f, " ")
 	point(f[5] == 2, "guest booted " f[3] " and sees " f[5] " CPUs (want 2)")
+	if (f[6] == "UPTIME")
+		printf "# the kernel booted in %.0f s\n", f[7]
 	next
 }
 /^@@@ LOADS / {
@@ -31,20 +37,44 @@ BEGIN { n = 0; in_test = 0; in_dmesg = 0; saw_dmesg = 0; kernel_bad = 0 }
 	      " (" $4 ")")
 	next
 }
+/^@@@ KMEMLEAK (yes|no)$/ { has_kmemleak = $3; next }
+/^@@@ KMEMLEAK / { print "# " substr($0, 5); next }
+/^@@@ BEGIN kmemleak/ { in_kmemleak = 1; kmemleak_start = $4; next }
+/^@@@ END kmemleak/ {
+	in_kmemleak = 0
+	kmemleak_scans = $4 + 0
+	if ($5 != "" && kmemleak_start != "")
+		printf "# kmemleak: two scans took %.0f s\n", $5 - kmemleak_start
+	next
+}
+in_kmemleak {
+	if ($0 ~ /unreferenced object/)
+		leaks++
+	print "# kmemleak: " $0
+	next
+}
 /^@@@ BEGIN dmesg/ { in_dmesg = 1; saw_dmesg = 1; next }
 /^@@@ END dmesg/ { in_dmesg = 0; next }
 /^@@@ BEGIN / {
 	name = $3
 	sub(/^tests\//, "", name)
 	in_test = 1; planned = 0; plan = 0; points = 0; bad = 0
+	test_start = $4
 	next
 }
 /^@@@ END / {
-	if (in_test)
+	if (in_test) {
+		if ($5 != "" && test_start != "")
+			printf "# %s: ran %.0f s\n", name, $5 - test_start
 		finish_test($4 + 0)
+	}
 	next
 }
 in_dmesg {
+	# kmemleak's banner, and its count after a scan: the boot scan's suspects
+	# are cleared on purpose, and the final scans' are the kmemleak points'.
+	if ($0 ~ /kmemleak: (Kernel memory leak detector initialized|[0-9]+ new suspected memory leaks)/)
+		next
 	if ($0 ~ /(WARNING:|BUG:|BUG |Oops|lockdep is turned off|DEBUG_LOCKS_WARN_ON|suspicious RCU|KASAN|kmemleak|ODEBUG|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|Call Trace|corruption|general protection fault|Kernel panic|INFO: task .* blocked)/) {
 		kernel_bad++
 		print "# kernel: " $0
@@ -88,6 +118,16 @@ END {
 	point(saw_dmesg, "the guest ran every test program and reached the end")
 	point(saw_dmesg && kernel_bad == 0, "kernel log clean: " kernel_bad \
 	      " warning/BUG/Oops/lockdep/KASAN/kmemleak lines")
+	if (has_kmemleak == "yes") {
+		point(kmemleak_scans == 2, "kmemleak: the final scans ran (" \
+		      (kmemleak_scans < 0 ? "no report" : kmemleak_scans " of 2") ")")
+		point(kmemleak_scans >= 1 && leaks == 0, "kmemleak: " leaks \
+		      " unreferenced objects after the tests")
+	} else {
+		n++
+		print "ok " n " - kmemleak # SKIP " \
+		      (has_kmemleak == "no" ? "the kernel has no kmemleak" : "the guest did not say")
+	}
 	print "1.." n
 	exit failed
 }
