@@ -19,14 +19,13 @@ timerfd_settime (int fd, int flags, const struct itimerspec *new_value,
 		 struct itimerspec *old_value)
 {
   return syscall_ret (raw_syscall4 (SYS_timerfd_settime, fd, flags,
-				    (long) new_value, (long) old_value));
+				    new_value, old_value));
 }
 
 int
 timerfd_gettime (int fd, struct itimerspec *curr_value)
 {
-  return syscall_ret (raw_syscall2 (SYS_timerfd_gettime, fd,
-				    (long) curr_value));
+  return syscall_ret (raw_syscall2 (SYS_timerfd_gettime, fd, curr_value));
 }
 
 int
@@ -34,10 +33,10 @@ timerfd (int ufd, int clockid, int tmrtype, const struct itimerspec *utmr)
 {
 #ifdef FDEVENTS_NR_timerfd
   return syscall_ret (raw_syscall4 (FDEVENTS_NR_timerfd, ufd, clockid,
-				    tmrtype, (long) utmr));
+				    tmrtype, utmr));
 #else
   /* No number was assigned on this architecture: never guess one.  */
   (void) ufd, (void) clockid, (void) tmrtype, (void) utmr;
-  return syscall_ret (-ENOSYS);
+  return syscall_error (-ENOSYS);
 #endif
 }
