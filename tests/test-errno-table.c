@@ -23,17 +23,13 @@
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <linux/audit.h>
 #include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
+#include "seccomp-enosys.h"
 /* The library's own number for timerfd(), which a test checks against
  * the kernel series.  */
 #include "../src/syscall-numbers.h"
@@ -565,35 +561,6 @@ static int prepare(const struct row *r)
 		return nudge_realtime();
 	}
 	return -1;
-}
-
-/* A seccomp filter that answers ENOSYS for two system calls, as a kernel
- * built without them does.  */
-static int deny_with_enosys(long nr1, long nr2)
-{
-#if defined(__x86_64__) && !defined(__ILP32__)
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr1, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr2, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-#else
-	(void)nr1, (void)nr2;
-	errno = ENOTSUP;
-	return -1;
-#endif
 }
 
 /* Run the call in a child that first gives up a capability (@cap >= 0)

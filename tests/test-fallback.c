@@ -4,22 +4,14 @@
  * what the wrapper answered through a pipe; the parent checks it.
  */
 #define _GNU_SOURCE
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
-
-#if defined(__x86_64__) && !defined(__ILP32__)
-# define THIS_AUDIT_ARCH AUDIT_ARCH_X86_64
-#endif
+#include "seccomp-enosys.h"
 
 /* What one child saw.  */
 struct report {
@@ -28,29 +20,7 @@ struct report {
 	int cloexec_ret, cloexec_errno;	/* signalfd(-1, mask, SFD_CLOEXEC) */
 };
 
-#ifdef THIS_AUDIT_ARCH
-static int deny_with_enosys(int also_old_signalfd)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, THIS_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_signalfd4, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			 also_old_signalfd ? SYS_signalfd : SYS_signalfd4, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
-
+#ifdef SECCOMP_ENOSYS_ARCH
 static int run_child(int also_old_signalfd, struct report *r)
 {
 	int pfd[2], status;
@@ -69,7 +39,8 @@ static int run_child(int also_old_signalfd, struct report *r)
 		sigemptyset(&mask);
 		sigaddset(&mask, SIGUSR1);
 		sigprocmask(SIG_BLOCK, &mask, NULL);
-		if (deny_with_enosys(also_old_signalfd) != 0)
+		if (deny_with_enosys(SYS_signalfd4, also_old_signalfd ?
+				     SYS_signalfd : SYS_signalfd4) != 0)
 			_exit(2);
 		/* The filter must really be in place.  */
 		if (syscall(SYS_signalfd4, -1, &mask, 8, 0) != -1 ||
@@ -105,7 +76,7 @@ static int run_child(int also_old_signalfd, struct report *r)
 
 int main(void)
 {
-#ifdef THIS_AUDIT_ARCH
+#ifdef SECCOMP_ENOSYS_ARCH
 	struct report r;
 
 	if (!ok(run_child(0, &r) == 0, "child with signalfd4 denied ran")) {
