@@ -28,14 +28,15 @@
 : "${srcdir:=.}"
 LC_ALL=C
 export LC_ALL
+. "$srcdir/tests/tap.sh" || exit 1
 window=40
 
 mandir=$srcdir/man
 testdir=$srcdir/tests
 pages=$(cd "$mandir" && ls man3/*.3 2>/dev/null)
-[ -n "$pages" ] || { echo "Bail out! no man pages under $mandir"; exit 1; }
+[ -n "$pages" ] || bail "no man pages under $mandir"
 sources=$(ls "$testdir"/*.c 2>/dev/null)
-[ -n "$sources" ] || { echo "Bail out! no C test sources under $testdir"; exit 1; }
+[ -n "$sources" ] || bail "no C test sources under $testdir"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-errors.XXXXXX") || exit 1
 # KEEP=1 keeps the work files: the parsed sources, the calls, the rows.
@@ -145,18 +146,6 @@ awk -v names="$allfuncs" '
 		if (errs != "") print rf, rl, rn errs
 	}' "$tmp/code" "$tmp/text" > "$tmp/rows"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $*"
-}
-
 for page in $pages; do
 	p=$mandir/$page
 	grep -q '^\.so ' "$p" && continue
@@ -255,5 +244,4 @@ for page in $pages; do
 	done
 done
 
-echo "1..$n"
-exit $failed
+done_testing

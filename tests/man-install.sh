@@ -13,31 +13,20 @@
 : "${srcdir:=.}" "${top_builddir:=.}" "${MAKE:=make}"
 LC_ALL=C.UTF-8
 export LC_ALL
+. "$srcdir/tests/tap.sh" || exit 1
 
 command -v man >/dev/null 2>&1 ||
-	{ echo "Bail out! man not found: install it with: apt-get install man-db"; exit 1; }
+	bail "man not found: install it with: apt-get install man-db"
 if [ -z "${mandir:-}" ]; then
 	mandir=$(MAKEFLAGS= "$MAKE" -s -C "$top_builddir" man-print-mandir 2>/dev/null)
 fi
 case ${mandir:-} in
 /*) ;;
-*) echo "Bail out! mandir is not known (got '${mandir:-}'): run this test through make check"; exit 1 ;;
+*) bail "mandir is not known (got '${mandir:-}'): run this test through make check" ;;
 esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $*"
-}
 
 # Only this test's variables: MAKEFLAGS of the make check that runs us
 # would hand the child make a jobserver it cannot reach.
@@ -45,9 +34,9 @@ if MAKEFLAGS= "$MAKE" -C "$top_builddir" install-man DESTDIR="$tmp/dest" > "$tmp
 	ok "make install-man DESTDIR=... installs the pages"
 else
 	not_ok "make install-man DESTDIR=... failed"
-	sed 's/^/# /' "$tmp/install.log"
-	echo "1..$n"
-	exit 1
+	diag < "$tmp/install.log"
+	# Nothing to look up without the installed pages.
+	done_testing
 fi
 
 installed=$tmp/dest$mandir
@@ -82,10 +71,9 @@ for page in $(cd "$srcdir/man" && ls man[1-9]/*.[1-9]); do
 			ok "man $sect $name shows ${target}($sect) through its .so link"
 		else
 			not_ok "man $sect $name shows ${target}($sect) through its .so link"
-			sed 's/^/# /' "$tmp/err"
+			diag < "$tmp/err"
 		fi
 	fi
 done
 
-echo "1..$n"
-exit $failed
+done_testing

@@ -19,32 +19,21 @@
 : "${MANDOC:=mandoc}" "${GROFF:=groff}"
 LC_ALL=C.UTF-8
 export LC_ALL
+. "$srcdir/tests/tap.sh" || exit 1
 
 command -v "$MANDOC" >/dev/null 2>&1 ||
-	{ echo "Bail out! mandoc not found: install it with: apt-get install mandoc"; exit 1; }
+	bail "mandoc not found: install it with: apt-get install mandoc"
 command -v "$GROFF" >/dev/null 2>&1 ||
-	{ echo "Bail out! groff not found: install it with: apt-get install groff"; exit 1; }
+	bail "groff not found: install it with: apt-get install groff"
 command -v soelim >/dev/null 2>&1 ||
-	{ echo "Bail out! soelim not found: install it with: apt-get install groff-base"; exit 1; }
+	bail "soelim not found: install it with: apt-get install groff-base"
 
 mandir=$srcdir/man
 pages=$(cd "$mandir" && ls man[1-9]/*.[1-9] 2>/dev/null)
-[ -n "$pages" ] || { echo "Bail out! no man pages under $mandir"; exit 1; }
+[ -n "$pages" ] || bail "no man pages under $mandir"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-lint.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $*"
-}
 
 # The man-pages project's order of sections (man-pages(7)).
 order='NAME
@@ -88,7 +77,7 @@ for page in $pages; do
 		(cd "$mandir" && soelim -r "$page") > "$copy" 2> "$tmp/soelim"
 		if [ -s "$tmp/soelim" ]; then
 			not_ok "$page: soelim failed"
-			sed 's/^/# /' "$tmp/soelim"
+			diag < "$tmp/soelim"
 			continue
 		fi
 		what="$page (.so $target)"
@@ -108,8 +97,8 @@ for page in $pages; do
 		ok "$what: mandoc -Tlint -W warning and groff -man -ww -z are silent"
 	else
 		not_ok "$what: mandoc -Tlint -W warning (status $mrc) or groff -man -ww -z (status $grc) complained"
-		sed -e "s|$copy|$page|g" -e 's/^/# mandoc: /' "$tmp/mandoc"
-		sed -e "s|$copy|$page|g" -e 's/^/# groff: /' "$tmp/groff"
+		sed -e "s|$copy|$page|g" -e 's/^/mandoc: /' "$tmp/mandoc" | diag
+		sed -e "s|$copy|$page|g" -e 's/^/groff: /' "$tmp/groff" | diag
 	fi
 
 	# Section order (the .so target has its own point).
@@ -135,5 +124,4 @@ for page in $pages; do
 	fi
 done
 
-echo "1..$n"
-exit $failed
+done_testing

@@ -6,20 +6,13 @@
 # plain -I drops -pedantic (#include_next is itself a GNU extension) but
 # keeps every other warning on our own lines.
 : "${srcdir:=.}" "${CC:=cc}" "${CXX:=c++}"
+. "$srcdir/tests/tap.sh" || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
 
-point() { # status description
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/#   /' "$tmp/err" | head -n 20
-		fail=1
-	fi
+# One point per compile; a failure shows the start of what the compiler said.
+compiled() { # status description
+	point "$1" "$2" || sed 's/^/  /' "$tmp/err" | head -n 20 | diag
 }
 
 # The C library's header, found without ours on the path.
@@ -57,8 +50,7 @@ compilers="gcc:$CC:c89,c99,c11,c17 g++:$CXX:c++98,c++11,c++17"
 if [ -n "$CLANG" ] && command -v "$CLANG" >/dev/null 2>&1; then
 	compilers="$compilers clang:$CLANG:c89,c99,c11,c17 clang++:$CLANG++:c++98,c++11,c++17"
 else
-	echo "not ok $((n = n + 1)) - clang not found: install it with: apt-get install clang"
-	fail=1
+	not_ok "clang not found: install it with: apt-get install clang"
 fi
 
 for h in signalfd timerfd; do
@@ -81,13 +73,12 @@ for h in signalfd timerfd; do
 				$cc -std=$std -Wall -Wextra -Werror -pedantic \
 					-isystem "$srcdir/include" -c "$src" \
 					-o "$tmp/out.o" > "$tmp/err" 2>&1
-				point $? "<sys/$h.h> $order: $name -std=$std -pedantic (-isystem)"
+				compiled $? "<sys/$h.h> $order: $name -std=$std -pedantic (-isystem)"
 			done
 			$cc -Wall -Wextra -Werror -I"$srcdir/include" -c "$src" \
 				-o "$tmp/out.o" > "$tmp/err" 2>&1
-			point $? "<sys/$h.h> $order: $name -Wall -Wextra -Werror (-I)"
+			compiled $? "<sys/$h.h> $order: $name -Wall -Wextra -Werror (-I)"
 		done
 	done
 done
-echo "1..$n"
-exit $fail
+done_testing

@@ -3,12 +3,7 @@
 # src/syscall-numbers.h must say what the series adds to syscall_64.tbl,
 # and the uapi constants of the series must equal the library header's.
 : "${srcdir:=.}" "${CC:=cc}"
-n=0
-fail=0
-point() { # status description
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+. "$srcdir/tests/tap.sh" || exit 1
 
 patches=$srcdir/kernel/patches
 # The number the series gives each call ("+548	64	timerfd	sys_timerfd").
@@ -17,7 +12,7 @@ tbl=$(cat "$patches"/*.patch 2>/dev/null |
 	     /^diff / { on = 0 }
 	     on && /^\+[0-9]/ { sub(/^\+/, ""); print $1, $3 }')
 if [ -z "$tbl" ]; then
-	point 1 "the series adds entries to syscall_64.tbl (none found in $patches)"
+	not_ok "the series adds entries to syscall_64.tbl (none found in $patches)"
 fi
 while read -r nr name; do
 	[ -n "$nr" ] || continue
@@ -37,7 +32,7 @@ for c in TFD_TIMER_REL TFD_TIMER_ABS TFD_TIMER_SEQ SFD_EXCLUSIVE; do
 	ours=$(printf '#include <sys/%s.h>\n%s\n' "$h" "$c" |
 		$CC -E -P -isystem "$srcdir/include" -x c - | tail -n 1)
 	if [ -z "$k" ]; then
-		point 1 "$c: not defined by the series in $patches"
+		not_ok "$c: not defined by the series in $patches"
 	else
 		kv=$(($k))
 		ov=$(($ours))
@@ -45,5 +40,4 @@ for c in TFD_TIMER_REL TFD_TIMER_ABS TFD_TIMER_SEQ SFD_EXCLUSIVE; do
 		point $? "$c is $kv in the series and $ov in <sys/$h.h>"
 	fi
 done
-echo "1..$n"
-exit $fail
+done_testing
