@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -41,7 +42,7 @@ static void on_clock(clockid_t clock, const char *name)
 	struct timespec now;
 	uint64_t ticks;
 	char buf[8];
-	int fd;
+	int fd, r;
 
 	diag("clock %s", name);
 	fd = timerfd_create(clock, 0);
@@ -64,7 +65,10 @@ static void on_clock(clockid_t clock, const char *name)
 	/* gettime: remaining time of a 10 s timer is in (0, 10 s].  */
 	its = spec(10000 * MS, 0);
 	timerfd_settime(fd, 0, &its, NULL);
-	ok(timerfd_gettime(fd, &cur) == 0 &&
+	/* before ok(): its arguments, cur among them, are read in no set order */
+	memset(&cur, 0, sizeof(cur));
+	r = timerfd_gettime(fd, &cur);
+	ok(r == 0 &&
 	   cur.it_value.tv_sec <= 10 &&
 	   (cur.it_value.tv_sec > 0 || cur.it_value.tv_nsec > 0) &&
 	   cur.it_interval.tv_sec == 0 && cur.it_interval.tv_nsec == 0,
