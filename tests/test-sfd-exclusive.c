@@ -234,6 +234,42 @@ static int read_all(int fd, char *buf, int size, int ms)
 	return n;
 }
 
+/* fork() for a child that must not hang: stdout flushed first, the child
+ * under alarm(secs).  With p, a pipe from the child to the parent is made
+ * first and each keeps only its own end.  -1: no child, no pipe.  */
+static pid_t fork_child(unsigned int secs, int *p)
+{
+	pid_t pid;
+
+	if (p && pipe(p))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		alarm(secs);
+		if (p)
+			close(p[0]);
+	} else if (p) {
+		close(p[1]);
+		if (pid < 0)
+			close(p[0]);
+	}
+	return pid;
+}
+
+/* The parent's end of fork_child(secs, p): what the child writes to p[1]
+ * until it ends, into buf as a string, then wait_child() up to 30 s.  */
+static int child_output(pid_t pid, int *p, char *buf, int size, int *status)
+{
+	buf[0] = '\0';
+	*status = -1;
+	if (pid < 0)
+		return 0;
+	read_all(p[0], buf, size, 30000);
+	close(p[0]);
+	return wait_child(pid, status, 30000);
+}
+
 static char *self_exe;
 
 /* ------------------------------------------------------------------ */
@@ -765,12 +801,10 @@ static void g_faults(void)
 	     "the pending tgkill()ed SIGSEGV is still read afterwards");
 	t_ok(!readable(fd), "and nothing more");
 
-	fflush(stdout);
-	pid = fork();
+	pid = fork_child(20, NULL);
 	if (pid == 0) {
 		struct rlimit no_core = { 0, 0 };
 
-		alarm(20);
 		setrlimit(RLIMIT_CORE, &no_core);
 		disposition(SIGSEGV, SIG_DFL);
 		if (sfd(-1, SFD_EXCLUSIVE, SIGSEGV, 0) < 0)
@@ -833,16 +867,10 @@ static void g_reprogram(void)
 	t_is(wait_hits(SIGUSR1, 3), 3, "a plain signalfd claims nothing");
 	close(plain);
 
-	if (pipe(p))
-		return;
-	fflush(stdout);
-	pid = fork();
+	pid = fork_child(20, p);
 	if (pid == 0) {
-		int f;
+		int f = sfd(-1, SFD_EXCLUSIVE, SIGTERM, 0);
 
-		alarm(20);
-		close(p[0]);
-		f = sfd(-1, SFD_EXCLUSIVE, SIGTERM, 0);
 		kill(getpid(), SIGTERM);
 		if (write(p[1], "a", 1) != 1)
 			_exit(3);
@@ -852,10 +880,7 @@ static void g_reprogram(void)
 			_exit(3);
 		_exit(0);
 	}
-	close(p[1]);
-	read_all(p[0], buf, sizeof(buf), 30000);
-	close(p[0]);
-	waited = wait_child(pid, &status, 30000);
+	waited = child_output(pid, p, buf, sizeof(buf), &status);
 	t_ok(waited && strcmp(buf, "a") == 0 &&
 	     killed_by(status, SIGTERM),
 	     "a process survives a claimed SIGTERM, then dies of it when it closes the descriptor (\"%s\", 0x%x)",
@@ -872,13 +897,10 @@ static void g_jobctl(void)
 	char c;
 	pid_t pid;
 
-	fflush(stdout);
-	pid = fork();
+	pid = fork_child(20, NULL);
 	if (pid == 0) {
-		int f;
+		int f = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTSTP, SIGTTIN, 0);
 
-		alarm(20);
-		f = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTSTP, SIGTTIN, 0);
 		if (f < 0)
 			_exit(2);
 		kill(getpid(), SIGTSTP);
@@ -901,24 +923,19 @@ static void g_jobctl(void)
 	t_ok(!stopped && exited_with(status, 0),
 	     "a claimed SIGTSTP does not stop the process; it is read");
 
-	if (pipe(p))
+	pid = fork_child(30, p);
+	if (pid < 0)
 		return;
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
 		struct signalfd_siginfo si;
-		int f;
+		int f = sfd(-1, SFD_EXCLUSIVE, SIGCONT, 0);
 
-		alarm(30);
-		close(p[0]);
-		f = sfd(-1, SFD_EXCLUSIVE, SIGCONT, 0);
 		if (f < 0 || write(p[1], "r", 1) != 1)
 			_exit(2);
 		if (read(f, &si, sizeof(si)) != sizeof(si) || si.ssi_signo != SIGCONT)
 			_exit(1);
 		_exit(0);
 	}
-	close(p[1]);
 	if (!wait_in(p[0], 30000) || read(p[0], &c, 1) != 1)
 		c = 0;
 	close(p[0]);
@@ -1009,23 +1026,14 @@ static void *exec_thread(void *arg)
 static void run_exec(int thread, int pending, char *out, int size, int *status)
 {
 	int p[2];
-	pid_t pid;
+	pid_t pid = fork_child(30, p);
 
-	out[0] = '\0';
-	*status = -1;
-	if (pipe(p))
-		return;
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
 		static char fdstr[16], pstr[16];
 		static char *argv[] = { NULL, "--exec-target", fdstr, pstr, NULL };
 		pthread_t th;
-		int f;
+		int f = sfd(-1, SFD_EXCLUSIVE, SIGTERM, SIGUSR1, 0);
 
-		alarm(30);
-		close(p[0]);
-		f = sfd(-1, SFD_EXCLUSIVE, SIGTERM, SIGUSR1, 0);
 		if (f < 0)
 			_exit(2);
 		if (pending) {
@@ -1045,10 +1053,7 @@ static void run_exec(int thread, int pending, char *out, int size, int *status)
 		execv(self_exe, argv);
 		_exit(126);
 	}
-	close(p[1]);
-	read_all(p[0], out, size, 30000);
-	close(p[0]);
-	if (!wait_child(pid, status, 30000))
+	if (!child_output(pid, p, out, size, status))
 		t_diag("exec child did not end");
 }
 
@@ -1098,13 +1103,8 @@ static void g_inherit(void)
 	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTERM, SIGUSR1, 0);
 	t_ok(fd >= 0, "claim SIGTERM and SIGUSR1");
 
-	if (pipe(p))
-		return;
-	fflush(stdout);
-	pid = fork();
+	pid = fork_child(20, p);
 	if (pid == 0) {
-		alarm(20);
-		close(p[0]);
 		if (fcntl(fd, F_GETFD) != -1 && write(p[1], "f", 1) != 1)
 			_exit(3);
 		kill(getpid(), SIGTERM);
@@ -1113,10 +1113,7 @@ static void g_inherit(void)
 			_exit(3);
 		_exit(0);
 	}
-	close(p[1]);
-	read_all(p[0], buf, sizeof(buf), 30000);
-	close(p[0]);
-	waited = wait_child(pid, &status, 30000);
+	waited = child_output(pid, p, buf, sizeof(buf), &status);
 	t_ok(waited && strcmp(buf, "f") == 0 &&
 	     killed_by(status, SIGTERM),
 	     "a forked child has the descriptor but not the claim: SIGTERM kills it (\"%s\", 0x%x)",
@@ -1139,12 +1136,10 @@ static void g_inherit(void)
 
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
 		return;
-	fflush(stdout);
-	pid = fork();
+	pid = fork_child(20, NULL);
 	if (pid == 0) {
 		int f;
 
-		alarm(20);
 		close(sv[0]);
 		hits[SIGUSR1] = 0;
 		f = recv_fd(sv[1]);
@@ -1328,16 +1323,12 @@ static void *read_forever(void *arg)
  * second thread */
 static pid_t spawn_creator(int sock)
 {
-	pid_t pid;
+	pid_t pid = fork_child(20, NULL);
 
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
 		pthread_t th;
-		int f;
+		int f = sfd(-1, SFD_EXCLUSIVE, SIGUSR1, SIGRTMIN + 5, 0);
 
-		alarm(20);
-		f = sfd(-1, SFD_EXCLUSIVE, SIGUSR1, SIGRTMIN + 5, 0);
 		if (f < 0 || send_fd(sock, f))
 			_exit(2);
 		kill(getpid(), SIGUSR1);
@@ -1352,16 +1343,12 @@ static pid_t spawn_creator(int sock)
 /* a process that takes a descriptor, waits for "go", closes it */
 static pid_t spawn_holder(int sock)
 {
-	pid_t pid;
+	pid_t pid = fork_child(30, NULL);
 
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
 		char c;
-		int f;
+		int f = recv_fd(sock);
 
-		alarm(30);
-		f = recv_fd(sock);
 		if (f < 0)
 			_exit(2);
 		if (read(sock, &c, 1) != 1)
@@ -1424,14 +1411,11 @@ static void g_lifecycle(void)
 	pid_t c, h;
 
 	/* exit of a process whose three threads claim signals */
-	fflush(stdout);
-	c = fork();
+	c = fork_child(20, NULL);
 	if (c == 0) {
 		pthread_t th[2];
-		int f;
+		int f = sfd(-1, SFD_EXCLUSIVE, SIGUSR1, SIGTERM, 0);
 
-		alarm(20);
-		f = sfd(-1, SFD_EXCLUSIVE, SIGUSR1, SIGTERM, 0);
 		kill(getpid(), SIGTERM);
 		pthread_create(&th[0], NULL, read_forever, &f);
 		sleep_ms(50);
