@@ -60,11 +60,28 @@ static ssize_t read_count(int fd, uint32_t *count)
 	return n;
 }
 
+/* Non-blocking from now on: true if a read() then finds nothing.  */
+static int drained(int fd)
+{
+	uint32_t count;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	errno = 0;
+	return read_count(fd, &count) == -1 && errno == EAGAIN;
+}
+
 static int wait_readable(int fd, int ms)
 {
 	struct pollfd p = { fd, POLLIN, 0 };
 
 	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec nap = ts(ms * MS);
+
+	nanosleep(&nap, NULL);
 }
 
 static void types_on(clockid_t clock, const char *name)
@@ -81,10 +98,7 @@ static void types_on(clockid_t clock, const char *name)
 	n = read_count(fd, &count);
 	is(n, 4, "%s: REL: read() returns exactly 4 bytes", name);
 	is(count, 1, "%s: REL: one expiration after it_interval (it_value ignored)", name);
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	errno = 0;
-	ok(read_count(fd, &count) == -1 && errno == EAGAIN,
-	   "%s: REL: one-shot, then EAGAIN", name);
+	ok(drained(fd), "%s: REL: one-shot, then EAGAIN", name);
 	close(fd);
 
 	/* ABS: absolute it_value, it_interval ignored (one-shot).  */
@@ -94,26 +108,15 @@ static void types_on(clockid_t clock, const char *name)
 	n = read_count(fd, &count);
 	ok(n == 4 && count == 1, "%s: ABS: one 4-byte expiration (got %zd bytes, %u)",
 	   name, n, count);
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	{
-		struct timespec nap = { 0, 50 * MS };
-
-		nanosleep(&nap, NULL);
-	}
-	errno = 0;
-	ok(read_count(fd, &count) == -1 && errno == EAGAIN,
-	   "%s: ABS: it_interval ignored, no second expiration", name);
+	nap_ms(50);
+	ok(drained(fd), "%s: ABS: it_interval ignored, no second expiration", name);
 	close(fd);
 
 	/* SEQ: first tick at it_value, then every it_interval.  */
 	its = spec(now_ns(clock) + 10 * MS, 10 * MS);
 	fd = timerfd(-1, clock, TFD_TIMER_SEQ, &its);
 	ok(fd >= 0, "%s: SEQ creates a descriptor", name);
-	{
-		struct timespec nap = { 0, 200 * MS };
-
-		nanosleep(&nap, NULL);
-	}
+	nap_ms(200);
 	n = read_count(fd, &count);
 	ok(n == 4 && count >= 10 && count < 100000,
 	   "%s: SEQ: 10 ms period after 200 ms reads >= 10 (got %u)", name, count);
@@ -289,10 +292,7 @@ int main(void)
 	   timerfd_gettime(fd, &cur) == 0 && cur.it_value.tv_sec == 0 &&
 	   cur.it_value.tv_nsec == 0, "SEQ with a zero it_value disarms");
 	/* ...and O_NONBLOCK gives EAGAIN.  */
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	errno = 0;
-	ok(read_count(fd, &count) == -1 && errno == EAGAIN,
-	   "O_NONBLOCK read of a disarmed timer gives EAGAIN");
+	ok(drained(fd), "O_NONBLOCK read of a disarmed timer gives EAGAIN");
 	close(fd);
 
 	/* ...and a timerfd_create() descriptor, which keeps 8-byte reads.  */
@@ -331,11 +331,8 @@ int main(void)
 	 * 4.3 s; the 4-byte count stays at UINT32_MAX instead of wrapping,
 	 * and the kernel does not take one interrupt per period to get
 	 * there.  */
-	while (now_ns(CLOCK_MONOTONIC) < 4400LL * MS) {
-		struct timespec nap = { 0, 100 * MS };
-
-		nanosleep(&nap, NULL);
-	}
+	while (now_ns(CLOCK_MONOTONIC) < 4400LL * MS)
+		nap_ms(100);
 	its = spec(1, 1);
 	fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_SEQ, &its);
 	ok(read_count(fd, &count) == 4 && count == UINT32_MAX,
