@@ -800,6 +800,10 @@ static const char *cannot_run(const struct row *r)
 	if ((need & NO_EXCL) && (has_excl || kernel_is_patched()))
 		return has_excl ? "kernel with the fdevents series: SFD_EXCLUSIVE is accepted" :
 		       "FDEVENTS_KERNEL=patched: SFD_EXCLUSIVE must be accepted here";
+#ifndef SECCOMP_ENOSYS_ARCH
+	if (need & ENOSYS_FILTER)
+		return "the seccomp filter that plays a kernel without the call is written for x86_64 only";
+#endif
 	if ((need & NEED_ALARM_FD) && fds[F_AFD - F_CLOSED] < 0)
 		return "no alarm timerfd could be made (needs CAP_WAKE_ALARM)";
 	/* Setting the clock cancels every CANCEL_ON_SET timer on the machine
