@@ -15,12 +15,17 @@
 #   BENCH_SMP=1        guest CPUs (every benchmark is one thread at a time;
 #                      one emulated CPU competes less with the host's jobs)
 #   BENCH_TIMEOUT=1500 seconds before a guest is killed
-#   BENCH_CONFIG_DIR   kernel configuration fragments (default kernel/config,
-#                      the make check configuration, so the patched kernel
-#                      is the one make check built)
-#   BENCH_NODEBUG=1    build both kernels without kernel/config/debug.config
-#                      (no lockdep, no SLUB debugging: closer to a
-#                      production kernel; two more kernels to build)
+#   BENCH_ICOUNT=1     run the guests with -icount shift=0,sleep=off: the
+#                      guest's clock counts executed instructions (1 ns
+#                      each), so a figure is a count of instructions, alike
+#                      from boot to boot whatever else the host runs; 0
+#                      times emulated wall-clock time instead (noisy)
+#   BENCH_CONFIG_DIR   kernel configuration fragments (default kernel/config),
+#                      used less debug.config: the checkers of make check's
+#                      kernel, KASAN above all, would weigh more than the
+#                      code measured
+#   BENCH_DEBUG=1      keep debug.config: measure make check's own kernel
+#                      (cached by make check, so nothing more to build)
 #   KBUILD_LOCK        a file to flock(1) around each kernel build and
 #                      each guest run (a machine shared with other
 #                      builders: no kernel build runs while we measure;
@@ -34,6 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${QEMU:=qemu-system-x86_64}" "${BUSYBOX:=/bin/busybox}" "${CC:=cc}"
 : "${BENCH_REPS:=5}" "${BENCH_MS:=300}" "${BENCH_SMP:=1}"
 : "${BENCH_TIMEOUT:=1500}" "${BENCH_CONFIG_DIR:=$srcdir/kernel/config}"
+: "${BENCH_ICOUNT:=1}"
 : "${KBUILD_LOCK:=}" "${BENCH_LOCK_WAIT:=120}"
 benchmarks="fanout excl kill tfdcycle tfdmany batch"
 wrapped_calls="signalfd timerfd_settime timerfd_gettime"
@@ -42,6 +48,11 @@ fail() { echo "bench: $*" >&2; exit 1; }
 say() { echo "bench: $*" >&2; }
 
 [ "$BENCH_REPS" -ge 5 ] 2>/dev/null || fail "BENCH_REPS must be 5 or more"
+case $BENCH_ICOUNT in
+1) clock="-icount shift=0,sleep=off" ;;
+0) clock= ;;
+*) fail "BENCH_ICOUNT must be 1 (count instructions) or 0 (time)" ;;
+esac
 command -v "$QEMU" >/dev/null 2>&1 ||
 	fail "qemu-system-x86_64 not found: install it with: apt-get install qemu-system-x86"
 [ -x "$BUSYBOX" ] && ! LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q INTERP ||
@@ -54,7 +65,7 @@ out=$(mkdir -p "$top_builddir/bench/out" && cd "$top_builddir/bench/out" && pwd)
 top_builddir=$(cd "$top_builddir" && pwd)
 srcdir=$(cd "$srcdir" && pwd)
 started=$(date +%s)
-if [ "${BENCH_NODEBUG:-0}" = 1 ]; then
+if [ "${BENCH_DEBUG:-0}" != 1 ]; then
 	# the same fragments less the debugging ones
 	rm -rf "$out/config-nodebug"
 	mkdir -p "$out/config-nodebug"
@@ -133,7 +144,8 @@ CONF
 			say "$KBUILD_LOCK still busy after $BENCH_LOCK_WAIT s: measuring the $1 kernel while another job runs"
 			echo "lock busy" > "$out/lock-$1.note"
 		fi
-		exec timeout "$BENCH_TIMEOUT" "$QEMU" -accel tcg -smp "$BENCH_SMP" -m 1024 \
+		# shellcheck disable=SC2086 # $clock is empty or several words
+		exec timeout "$BENCH_TIMEOUT" "$QEMU" -accel tcg $clock -smp "$BENCH_SMP" -m 1024 \
 			-nographic -no-reboot -kernel "$2" -initrd "$out/initramfs-$1.cpio.gz" \
 			-append "console=ttyS0 panic=-1 loglevel=1" \
 			< /dev/null > "$out/console-$1.log" 2>&1
@@ -185,7 +197,7 @@ ir() { # impl call calls
 # --- the table ---------------------------------------------------------------
 {
 	echo "fdevents benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), host $(uname -n): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
-	echo "guests: $QEMU -accel tcg -smp $BENCH_SMP; kernels: baseline $(dirname "$baseline" | xargs basename), patched $(dirname "$patched" | xargs basename)"
+	echo "guests: $QEMU -accel tcg${clock:+ $clock} -smp $BENCH_SMP ($([ -n "$clock" ] && echo "times are instruction counts, 1 ns each" || echo "times are emulated wall-clock time")); kernels: baseline $(dirname "$baseline" | xargs basename), patched $(dirname "$patched" | xargs basename)"
 	for k in baseline patched; do
 		if [ -z "$KBUILD_LOCK" ]; then echo "$k guest: measured with no build lock (KBUILD_LOCK unset)"
 		elif [ -f "$out/lock-$k.note" ]; then echo "$k guest: measured while another job held $KBUILD_LOCK (noisier)"
