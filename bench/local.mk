@@ -5,7 +5,7 @@
 
 EXTRA_DIST += bench/README.md bench/run.sh bench/guest-init.sh \
 	bench/report.awk bench/fdbench.c bench/wrapcost.c \
-	bench/signalfd-wakeups.c
+	bench/signalfd-wakeups.c bench/kernel.config
 
 bench: all
 	$(AM_V_at)srcdir='$(srcdir)' top_builddir='$(top_builddir)' \

@@ -21,9 +21,9 @@
 #                      from boot to boot whatever else the host runs; 0
 #                      times emulated wall-clock time instead (noisy)
 #   BENCH_CONFIG_DIR   kernel configuration fragments (default kernel/config),
-#                      used less debug.config: the checkers of make check's
+#                      used less debug.config (the checkers of make check's
 #                      kernel, KASAN above all, would weigh more than the
-#                      code measured
+#                      code measured) and plus bench/kernel.config (-O2)
 #   BENCH_DEBUG=1      keep debug.config: measure make check's own kernel
 #                      (cached by make check, so nothing more to build)
 #   KBUILD_LOCK        a file to flock(1) around each kernel build and
@@ -73,6 +73,8 @@ if [ "${BENCH_DEBUG:-0}" != 1 ]; then
 		case ${f##*/} in debug.config) continue ;; esac
 		cp "$f" "$out/config-nodebug/"
 	done
+	# -O2, as distribution kernels are built
+	cp "$srcdir/bench/kernel.config" "$out/config-nodebug/zz-bench.config"
 	BENCH_CONFIG_DIR=$out/config-nodebug
 fi
 
