@@ -63,7 +63,10 @@ man/examples/timerfd.c: man/man3/timerfd.3 man/extract-examples.sh man/run-examp
 # man-pages section order.  man-errors.sh: every errno in an ERRORS
 # section is provoked by a test under tests/.  man-install.sh: make
 # install-man into a DESTDIR, then man -w finds our pages.
-man_test_scripts = tests/man-lint.sh tests/man-errors.sh tests/man-install.sh
+# man-kernel-commands.sh: fdevents(7)'s and README.Debian's commands that
+# apply the kernel series, run against a small copy of the pristine tree.
+man_test_scripts = tests/man-lint.sh tests/man-errors.sh tests/man-install.sh \
+	tests/man-kernel-commands.sh
 TESTS += $(man_test_scripts)
 EXTRA_DIST += $(man_test_scripts)
 
