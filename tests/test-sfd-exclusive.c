@@ -1523,6 +1523,252 @@ static void g_lifecycle(void)
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* 2.2 point 3: claiming never lifts a limit                           */
+
+/* The number of signals queued for this process's user (SigQ), or -1 */
+static long sigq(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigQ: %ld/", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* rt_tgsigqueueinfo() to a thread of this process, with si_code */
+static int queue_to(pid_t t, int sig, int code)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	info.si_signo = sig;
+	info.si_code = code;
+	info.si_pid = getpid();
+	info.si_uid = getuid();
+	return (int)syscall(SYS_rt_tgsigqueueinfo, getpid(), t, sig, &info);
+}
+
+static void g_limits(void)
+{
+	struct signalfd_siginfo si;
+	struct rlimit lim = { 64, 64 };
+	int fd, i, sent = 0, again = 0;
+	long before, after;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGSEGV);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGSEGV, SIGRTMIN + 2, 0);
+	t_ok(fd >= 0, "claim SIGSEGV (also blocked) and SIGRTMIN+2");
+
+	/* A SIGSEGV with a fault's si_code, but sent: it coalesces. */
+	before = sigq();
+	for (i = 0; i < 5000; i++)
+		sent += queue_to(tid(), SIGSEGV, SEGV_MAPERR) == 0;
+	after = sigq();
+	t_is(sent, 5000, "rt_tgsigqueueinfo(SIGSEGV, SEGV_MAPERR) to itself succeeds 5000 times");
+	t_ok(after >= 0 && after - before <= 1,
+	     "the 5000 claimed SIGSEGVs coalesce: SigQ %ld before, %ld after", before, after);
+	t_ok(sfd_read(fd, &si, TIMEOUT_MS) && si.ssi_signo == SIGSEGV &&
+	     si.ssi_code == SEGV_MAPERR, "one SIGSEGV (SEGV_MAPERR) is read");
+	t_ok(!readable(fd), "and no second one");
+
+	/* RLIMIT_SIGPENDING holds for claimed realtime signals. */
+	setrlimit(RLIMIT_SIGPENDING, &lim);
+	for (i = 0; i < 200; i++) {
+		union sigval v = { .sival_int = i };
+
+		if (sigqueue(getpid(), SIGRTMIN + 2, v) == -1 && errno == EAGAIN)
+			again++;
+	}
+	t_ok(again > 0 && sigq() <= 64,
+	     "claimed SIGRTMIN+2 queues stop at RLIMIT_SIGPENDING 64 (%d of 200 EAGAIN, SigQ %ld)",
+	     again, sigq());
+	for (i = 0; i < 200 && read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si); i++)
+		;
+	t_is(i, 200 - again, "every queued SIGRTMIN+2 is read");
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2.2 point 5: only the owning group re-programs a claiming signalfd  */
+
+static void *reprogram_thread(void *arg)
+{
+	int *fd = arg;
+
+	return (void *)(intptr_t)sfd(*fd, 0, SIGTERM, SIGUSR2, 0);
+}
+
+static void g_owner(void)
+{
+	struct signalfd_siginfo si;
+	int fd, status, p[2];
+	pthread_t th;
+	void *r;
+	char buf[16];
+	pid_t pid;
+
+	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTERM, 0);
+	t_ok(fd >= 0, "claim SIGTERM");
+
+	pid = fork_child(20, p);
+	if (pid == 0) {
+		char out[3];
+
+		out[0] = sfd(fd, 0, SIGUSR1, 0) == -1 && errno == EPERM ? 'p' : 'x';
+		out[1] = sfd(fd, SFD_EXCLUSIVE, SIGTERM, SIGINT, 0) == -1 &&
+			 errno == EPERM ? 'p' : 'x';
+		out[2] = read(fd, &si, sizeof(si)) == -1 && errno == EAGAIN ? 'r' : 'x';
+		if (write(p[1], out, 3) != 3)
+			_exit(3);
+		_exit(0);
+	}
+	child_output(pid, p, buf, sizeof(buf), &status);
+	t_ok(buf[0] == 'p', "a fork child's signalfd(fd, {SIGUSR1}, 0) fails with EPERM (\"%s\")", buf);
+	t_ok(buf[1] == 'p', "and so does its SFD_EXCLUSIVE re-programming");
+	t_ok(buf[2] == 'r', "the child may still read the descriptor (EAGAIN, nothing pending)");
+	kill(getpid(), SIGTERM);
+	t_ok(sfd_read(fd, &si, TIMEOUT_MS) && si.ssi_signo == SIGTERM,
+	     "the owner still claims and reads its SIGTERM");
+
+	if (pthread_create(&th, NULL, reprogram_thread, &fd) == 0 &&
+	    pthread_join(th, &r) == 0)
+		t_is((intptr_t)r, fd, "another thread of the owning group may re-program it");
+	else
+		t_ok(0, "pthread_create");
+	kill(getpid(), SIGUSR2);
+	t_ok(got(fd, SIGUSR2), "and the claim moved with it");
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2.2 point 6: a dropped claim delivers, even past sigtimedwait()     */
+
+static volatile pid_t waiter_tid;
+
+static void *sigwait_usr2(void *arg)
+{
+	sigset_t set;
+	int sig;
+
+	(void)arg;
+	waiter_tid = tid();
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	sigwait(&set, &sig);
+	return NULL;
+}
+
+static void g_sigwait(void)
+{
+	int status, p[2], q[2];
+	char buf[16];
+	pid_t pid;
+
+	/* A thread waits for SIGUSR2 while a claimed SIGTERM is sent to it. */
+	pid = fork_child(15, p);
+	if (pid == 0) {
+		int fd = sfd(-1, SFD_EXCLUSIVE, SIGTERM, 0);
+		pthread_t th;
+
+		if (fd < 0 || pthread_create(&th, NULL, sigwait_usr2, NULL))
+			_exit(2);
+		sleep_ms(SETTLE_MS);	/* the thread is in sigwait() */
+		tkill_(getpid(), waiter_tid, SIGTERM);
+		sleep_ms(SETTLE_MS);
+		if (write(p[1], "a", 1) != 1)
+			_exit(3);
+		close(fd);
+		sleep_ms(TIMEOUT_MS);
+		if (write(p[1], "b", 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	child_output(pid, p, buf, sizeof(buf), &status);
+	t_ok(strcmp(buf, "a") == 0 && killed_by(status, SIGTERM),
+	     "closing the claim kills the process with the SIGTERM pending in a thread in sigwait() (\"%s\", 0x%x)",
+	     buf, status);
+
+	/* One thread, in sigwaitinfo(), and a fork child holds the claim. */
+	pid = fork_child(10, p);
+	if (pid == 0) {
+		int fd = sfd(-1, SFD_EXCLUSIVE, SIGTERM, 0);
+		sigset_t set;
+		pid_t holder;
+		char c;
+
+		if (fd < 0 || pipe(q))
+			_exit(2);
+		holder = fork();
+		if (holder == 0) {
+			close(q[1]);
+			if (read(q[0], &c, 1) != 1)
+				_exit(2);
+			sleep_ms(SETTLE_MS);
+			_exit(0);	/* drops the last reference */
+		}
+		close(q[0]);
+		close(fd);
+		kill(getpid(), SIGTERM);
+		sleep_ms(SETTLE_MS);
+		if (write(p[1], "a", 1) != 1 || write(q[1], "g", 1) != 1)
+			_exit(3);
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR2);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		sigwaitinfo(&set, NULL);	/* alarm() ends it if all else fails */
+		if (write(p[1], "b", 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	child_output(pid, p, buf, sizeof(buf), &status);
+	t_ok(strcmp(buf, "a") == 0 && killed_by(status, SIGTERM),
+	     "a single-threaded process in sigwaitinfo() dies of its claimed SIGTERM when a fork child drops the claim (\"%s\", 0x%x)",
+	     buf, status);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2.2 point 4: what counts as a fault is how it was sent              */
+
+static void g_faultrule(void)
+{
+	static const struct { int sig, code; const char *name; } sent[] = {
+		{ SIGSEGV, SEGV_MAPERR, "SIGSEGV SEGV_MAPERR" },
+		{ SIGTRAP, TRAP_BRKPT, "SIGTRAP TRAP_BRKPT" },
+		{ SIGBUS, BUS_MCEERR_AO, "SIGBUS BUS_MCEERR_AO" },
+		{ SIGILL, ILL_ILLOPC, "SIGILL ILL_ILLOPC" },
+	};
+	struct signalfd_siginfo si;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < sizeof(sent) / sizeof(sent[0]); i++)
+		handle(sent[i].sig);
+	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK,
+		 SIGSEGV, SIGTRAP, SIGBUS, SIGILL, 0);
+	t_ok(fd >= 0, "claim SIGSEGV, SIGTRAP, SIGBUS, SIGILL (handlers installed)");
+	for (i = 0; i < sizeof(sent) / sizeof(sent[0]); i++) {
+		queue_to(tid(), sent[i].sig, sent[i].code);
+		sleep_ms(20);
+		t_ok(sfd_read(fd, &si, TIMEOUT_MS) &&
+		     (int)si.ssi_signo == sent[i].sig &&
+		     si.ssi_code == sent[i].code && hits[sent[i].sig] == 0,
+		     "%s sent to the thread itself is claimed: read, no handler (handler ran %d times)",
+		     sent[i].name, (int)hits[sent[i].sig]);
+	}
+	t_ok(!readable(fd), "nothing else is pending");
+	close(fd);
+}
+
 struct group {
 	const char *name;
 	void (*fn)(void);
@@ -1541,6 +1787,10 @@ static const struct group groups[] = {
 	{ "several", g_several, 15 },
 	{ "eventfs", g_eventfs, 5 },
 	{ "lifecycle", g_lifecycle, 5 },
+	{ "limits", g_limits, 7 },
+	{ "owner", g_owner, 7 },
+	{ "sigwait", g_sigwait, 2 },
+	{ "faultrule", g_faultrule, 6 },
 };
 
 static void run_group(const struct group *g)

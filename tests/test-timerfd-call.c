@@ -135,6 +135,48 @@ static void types_on(clockid_t clock, const char *name)
 	close(fd);
 }
 
+/* TFD_CLOEXEC and TFD_NONBLOCK OR'ed into the type when creating; the
+ * bare types create what the 2007 interface created; re-arming with a
+ * flag is EINVAL.  */
+static void creation_flags(void)
+{
+	static const struct { int flags; const char *name; } c[] = {
+		{ 0, "no flag" },
+		{ TFD_CLOEXEC, "TFD_CLOEXEC" },
+		{ TFD_NONBLOCK, "TFD_NONBLOCK" },
+		{ TFD_CLOEXEC | TFD_NONBLOCK, "TFD_CLOEXEC | TFD_NONBLOCK" },
+	};
+	struct itimerspec its = spec(0, 10LL * NS_PER_S);
+	unsigned int i;
+	uint32_t count;
+	int fd, fdf, fl, r;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL | c[i].flags, &its);
+		fdf = fcntl(fd, F_GETFD);
+		fl = fcntl(fd, F_GETFL);
+		ok(fd >= 0 && !!(fdf & FD_CLOEXEC) == !!(c[i].flags & TFD_CLOEXEC) &&
+		   !!(fl & O_NONBLOCK) == !!(c[i].flags & TFD_NONBLOCK),
+		   "timerfd(-1, ..., TFD_TIMER_REL | %s): FD_CLOEXEC %d, O_NONBLOCK %d",
+		   c[i].name, !!(fdf & FD_CLOEXEC), !!(fl & O_NONBLOCK));
+		if (c[i].flags & TFD_NONBLOCK) {
+			errno = 0;
+			ok(read_count(fd, &count) == -1 && errno == EAGAIN,
+			   "%s: a read before the expiry gives EAGAIN", c[i].name);
+		}
+		if (c[i].flags) {
+			errno = 0;
+			r = timerfd(fd, CLOCK_MONOTONIC, TFD_TIMER_REL | c[i].flags, &its);
+			ok(r == -1 && errno == EINVAL,
+			   "re-arming with %s fails with EINVAL", c[i].name);
+		}
+		close(fd);
+	}
+	errno = 0;
+	r = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_SEQ | 0x10, &its);
+	ok(r == -1 && errno == EINVAL, "an unknown bit in the type is EINVAL");
+}
+
 static void errors(void)
 {
 	struct itimerspec its = spec(0, 10 * MS), bad;
@@ -340,5 +382,6 @@ int main(void)
 	close(fd);
 
 	errors();
+	creation_flags();
 	return done_testing();
 }

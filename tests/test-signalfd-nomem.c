@@ -1,0 +1,210 @@
+/* A failed allocation never costs a signalfd waiter its wake-up.
+ *
+ * On the patched kernel a signalfd waited on through poll(), epoll or a
+ * blocking read() allocates a watch (and, for the first one of a process,
+ * a hub), so that a signal wakes only the descriptors that read it.  When
+ * that allocation fails, the waiter must still be woken by the next signal
+ * and must not see an error: no POLLERR, no ENOMEM from read().  The
+ * allocations are failed one after the other with fail-nth, which only the
+ * guest's debugging kernel has; elsewhere the test says why it skips.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "failslab.h"
+
+#define MAX_NTH 8	/* the allocations of one registration, and more */
+
+static int fail_nth_fd = -1;
+
+/* Arm fail-nth for the n-th allocation from now (0 disarms); the value
+ * read back before disarming is > 0 while the n-th was not reached.  */
+static int fail_nth(int n)
+{
+	char buf[16];
+	ssize_t r;
+
+	r = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
+	buf[r > 0 ? r : 0] = '\0';
+	snprintf(buf + 8, 8, "%d", n);
+	if (pwrite(fail_nth_fd, buf + 8, strlen(buf + 8), 0) < 0)
+		bail("cannot write /proc/thread-self/fail-nth: %s", strerror(errno));
+	return atoi(buf);
+}
+
+static int new_signalfd(void)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static int drain(int fd)
+{
+	struct signalfd_siginfo si;
+
+	return read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
+	       si.ssi_signo == SIGUSR1;
+}
+
+/* poll(): the first registration of a process allocates the watch, then
+ * the hub; fail the n-th allocation.  Runs in a child (a fresh process has
+ * no hub yet), which reports back in *res.  */
+struct poll_result {
+	int idle, idle_revents, woken, revents, drained, reached;
+};
+
+static void poll_case(int nth, struct poll_result *res)
+{
+	struct pollfd p;
+	int fd = new_signalfd();
+
+	p.fd = fd;
+	p.events = POLLIN;
+	p.revents = 0;
+	fail_nth(nth);
+	res->idle = poll(&p, 1, 0);
+	res->reached = fail_nth(0) == 0;
+	res->idle_revents = p.revents;
+	kill(getpid(), SIGUSR1);
+	p.revents = 0;
+	res->woken = poll(&p, 1, 5000);
+	res->revents = p.revents;
+	res->drained = drain(fd);
+	close(fd);
+}
+
+/* epoll: EPOLL_CTL_ADD allocates its epitem first; a failure there is
+ * epoll_ctl()'s ENOMEM.  A failure in the signalfd's own ->poll must not
+ * show, and the registration must still be woken.  */
+static int epoll_case(int nth)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	int fd = new_signalfd(), ep = epoll_create1(EPOLL_CLOEXEC), r, left;
+
+	ev.data.fd = fd;
+	fail_nth(nth);
+	r = epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	left = fail_nth(0);
+	if (r == -1) {
+		ok(errno == ENOMEM, "epoll_ctl(ADD): allocation %d failed: epoll's own ENOMEM", nth);
+	} else {
+		memset(&out, 0, sizeof(out));
+		r = epoll_wait(ep, &out, 1, 0);
+		ok(r == 0, "epoll: allocation %d failed: no event before the signal (%d, events 0x%x)",
+		   nth, r, (unsigned)out.events);
+		kill(getpid(), SIGUSR1);
+		memset(&out, 0, sizeof(out));
+		r = epoll_wait(ep, &out, 1, 5000);
+		ok(r == 1 && out.events == EPOLLIN && drain(fd),
+		   "epoll: allocation %d failed: the signal is reported (%d, events 0x%x)",
+		   nth, r, (unsigned)out.events);
+	}
+	close(ep);
+	close(fd);
+	return left == 0;
+}
+
+/* A blocking read() in a fresh process (no watch, no hub yet) whose
+ * allocation fails: the read still returns the signal the parent sends. */
+static void read_case(int nth)
+{
+	struct signalfd_siginfo si;
+	int status = 0, fd, flags;
+	pid_t pid;
+	ssize_t n;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		alarm(20);
+		fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+		fd = new_signalfd();
+		flags = fcntl(fd, F_GETFL);
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+		fail_nth(nth);
+		n = read(fd, &si, sizeof(si));
+		fail_nth(0);
+		_exit(n == (ssize_t)sizeof(si) && si.ssi_signo == SIGUSR1 ? 0 :
+		      n == -1 ? 10 + (errno & 0x7f) % 100 : 1);
+	}
+	usleep(500000);
+	kill(pid, SIGUSR1);
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "blocking read(): allocation %d failed: the read returns the signal (status 0x%x)",
+	   nth, status);
+}
+
+int main(void)
+{
+	const char *why = failslab_unready();
+	int nth, reached;
+	sigset_t mask;
+	pid_t pid;
+
+	if (why) {
+		skip(1, "%s", why);
+		return done_testing();
+	}
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &mask, NULL);	/* inherited by the children */
+
+	/* Each poll() case in a fresh process, which has no hub yet. */
+	for (nth = 1; nth <= MAX_NTH; nth++) {
+		struct poll_result res;
+		int p[2], status;
+
+		memset(&res, 0, sizeof(res));
+		if (pipe(p))
+			bail("pipe: %s", strerror(errno));
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			alarm(20);
+			fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+			poll_case(nth, &res);
+			_exit(write(p[1], &res, sizeof(res)) != sizeof(res));
+		}
+		close(p[1]);
+		if (read(p[0], &res, sizeof(res)) != sizeof(res))
+			res.idle = -2;
+		close(p[0]);
+		waitpid(pid, &status, 0);
+		ok(res.idle == 0,
+		   "poll(): allocation %d failed: no event on a healthy idle signalfd (poll %d, revents 0x%x)",
+		   nth, res.idle, (unsigned)res.idle_revents);
+		ok(res.woken == 1 && res.revents == POLLIN && res.drained,
+		   "poll(): allocation %d failed: the signal still makes it POLLIN (poll %d, revents 0x%x)",
+		   nth, res.woken, (unsigned)res.revents);
+		if (!res.reached)
+			break;
+	}
+
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0)
+		bail("open /proc/thread-self/fail-nth: %s", strerror(errno));
+	reached = 1;
+	for (nth = 1; nth <= MAX_NTH && reached; nth++)
+		reached = epoll_case(nth);
+	for (nth = 1; nth <= 2; nth++)
+		read_case(nth);
+	return done_testing();
+}
