@@ -6,7 +6,10 @@
 #
 #   (a) it names the errno in code (not in a comment or a string) within
 #       $window lines of a call of one of the functions that the page's
-#       NAME line lists, and that call is the nearest call of any
+#       NAME line lists (directly, or through a thin wrapper of the same
+#       file whose body returns that function's result, such as
+#       "static int sfd(...) { ...; return signalfd(...); }"),
+#       and that call is the nearest call of any
 #       documented function (so the rows of a table that follow the
 #       function making their call count for that function), and the
 #       line is not part of a table row marked SKIP; or
@@ -99,9 +102,34 @@ for page in $pages; do
 	allfuncs="$allfuncs $(page_funcs "$mandir/$page")"
 done
 
-# (a) Every call of a documented function: "file line name".
+# Thin wrappers: a function of a test file whose body returns the result
+# of a documented function, such as
+#     static int sfd(int fd, int flags, ...) { ...; return signalfd(fd, &mask, flags); }
+# A call of the wrapper is a call of that function.  "file wrapper name".
 awk -v names="$allfuncs" '
 	BEGIN { nn = split(names, fn, " ") }
+	{
+		f = $0; sub(/:.*/, "", f)
+		code = $0; sub(/^[^:]*:[^:]*:/, "", code)
+		# A definition starts at column 0 with its type and name.
+		if (code ~ /^[A-Za-z_][A-Za-z0-9_ \t*]*[ \t*][A-Za-z_][A-Za-z0-9_]*\(/ &&
+		    code !~ /;[ \t]*$/) {
+			d = code; sub(/\(.*/, "", d); sub(/.*[ \t*]/, "", d)
+			cur = d; curf = f
+			next
+		}
+		if (code ~ /^}/) { cur = ""; next }
+		if (cur == "" || f != curf) next
+		for (i = 1; i <= nn; i++)
+			if (match(code, "(^|[^A-Za-z0-9_])return[ \t(]*" fn[i] "[ \t]*\\(") && cur != fn[i])
+				print f, cur, fn[i]
+	}' "$tmp/code" | sort -u > "$tmp/wrappers"
+
+# (a) Every call of a documented function, or of a wrapper of one in the
+# same file (not its definition): "file line name".
+awk -v names="$allfuncs" '
+	BEGIN { nn = split(names, fn, " ") }
+	FNR == NR { wf[++nw] = $1; wn[nw] = $2; wt[nw] = $3; next }
 	{
 		f = $0; sub(/:.*/, "", f)
 		l = $0; sub(/^[^:]*:/, "", l); sub(/:.*/, "", l)
@@ -109,7 +137,12 @@ awk -v names="$allfuncs" '
 		for (i = 1; i <= nn; i++)
 			if (match(code, "(^|[^A-Za-z0-9_])" fn[i] "[ \t]*\\("))
 				print f, l, fn[i]
-	}' "$tmp/code" > "$tmp/calls"
+		if (code ~ /^[A-Za-z_]/)
+			next
+		for (i = 1; i <= nw; i++)
+			if (wf[i] == f && match(code, "(^|[^A-Za-z0-9_])" wn[i] "[ \t]*\\("))
+				print f, l, wt[i]
+	}' "$tmp/wrappers" "$tmp/code" > "$tmp/calls"
 
 # (b) Every table row: "file line name E1 E2 ..." for a row whose string
 # starts with "name()", with the E* names of its code; SKIP rows left out.
