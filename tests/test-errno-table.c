@@ -85,6 +85,8 @@ enum ptr_arg {
 				   fail-nth (fault injection, guest only) */
 #define ENOSYS_FILTER	0x800	/* run in a child whose seccomp filter answers
 				   ENOSYS for .sys and .sys2 */
+#define NATIVE		0x1000	/* not under user-mode emulation: why says
+				   what the emulator does instead */
 
 /* What is done to the descriptor just before the call.  */
 enum prep { PREP_NONE, PREP_QUIET, PREP_SIGNAL, PREP_EXPIRE, PREP_CANCEL };
@@ -163,7 +165,8 @@ static const struct row signalfd_rows[] = {
 	{ "SFD_EXCLUSIVE on an existing non-claiming signalfd", E(EINVAL),
 	  .fd = F_SFD, .flags = SFD_EXCLUSIVE, .ptr = P_MASK, .need = NEED_EXCL },
 	{ "(signalfd4) a sigset size other than the kernel's", E(EINVAL),
-	  .fd = F_NEW, .arg = 4, .ptr = P_MASK },
+	  .fd = F_NEW, .arg = 4, .ptr = P_MASK, .need = NATIVE,
+	  .why = "qemu-user passes the kernel its own sigset size, whatever the program's" },
 };
 
 static long call_create(const struct row *r)
@@ -194,7 +197,9 @@ static const struct row create_rows[] = {
 	{ "CLOCK_TAI", E(EINVAL), .arg = CLOCK_TAI },
 	{ "flags TFD_TIMER_ABSTIME (a settime flag)", E(EINVAL),
 	  .arg = CLOCK_MONOTONIC, .flags = TFD_TIMER_ABSTIME },
-	{ "flags with bit 30", E(EINVAL), .arg = CLOCK_MONOTONIC, .flags = 1 << 30 },
+	{ "flags with bit 30", E(EINVAL), .arg = CLOCK_MONOTONIC, .flags = 1 << 30,
+	  .need = NATIVE,
+	  .why = "qemu-user drops the flags it does not know before the kernel sees them" },
 };
 
 static long call_settime(const struct row *r)
@@ -239,7 +244,9 @@ static long call_gettime(const struct row *r)
 static const struct row gettime_rows[] = {
 	{ "fd not open", E(EBADF), .fd = F_CLOSED, .ptr = P_BUF },
 	{ "fd -1", E(EBADF), .fd = F_NEW, .ptr = P_BUF },
-	{ "curr_value NULL", E(EFAULT), .fd = F_TFD, .ptr = P_NULL },
+	{ "curr_value NULL", E(EFAULT), .fd = F_TFD, .ptr = P_NULL,
+	  .need = NATIVE,
+	  .why = "qemu-user answers 0 for a NULL curr_value" },
 	{ "curr_value unmapped", E(EFAULT), .fd = F_TFD, .ptr = P_UNMAPPED },
 	{ "curr_value read-only", E(EFAULT), .fd = F_TFD, .ptr = P_READONLY },
 	{ "fd a pipe, not a timerfd", E(EINVAL), .fd = F_PIPE, .ptr = P_BUF },
@@ -704,13 +711,36 @@ static long call_without_files(const struct section *sec,
 	return ret;
 }
 
+/* Whether the call reads or writes the row's itimerspec in user space:
+ * with a 32-bit time_t, the wrappers convert to and from the kernel's
+ * 64-bit-time structure, as glibc's do, so a bad pointer faults in the
+ * program (SIGSEGV) instead of giving EFAULT.  NULL is passed on to the
+ * kernel, which answers EFAULT.  */
+static int converted_in_user_space(const struct section *sec,
+				   const struct row *r)
+{
+	int bad = r->ptr == P_UNMAPPED || r->ptr == P_READONLY ||
+		  r->ptr2 == P_UNMAPPED || r->ptr2 == P_READONLY;
+
+	return sizeof(time_t) == 4 && bad &&
+	       (sec->fn == call_settime || sec->fn == call_gettime ||
+		sec->fn == call_timerfd);
+}
+
 /* Why a row cannot run here, or NULL.  */
-static const char *cannot_run(const struct row *r)
+static const char *cannot_run(const struct section *sec, const struct row *r)
 {
 	unsigned int need = r->need;
 
 	if (need & SKIP)
 		return r->why;
+	if ((need & NATIVE) && emulator())
+		return r->why;
+	if (converted_in_user_space(sec, r))
+		return "32-bit time_t: the wrapper converts the itimerspec in user space, as glibc's does, so a bad pointer faults there (SIGSEGV), not in the kernel";
+	if ((need & (NO_WAKE_ALARM | LOW_FILE_MAX | ENOSYS_FILTER)) &&
+	    fork_broken())
+		return fork_broken();
 	if ((need & NEED_TIMERFD) && !has_timerfd && !kernel_is_patched())
 		return "kernel without the fdevents series: timerfd() gives ENOSYS (run in the QEMU guest)";
 	if ((need & NO_TIMERFD) && (has_timerfd || kernel_is_patched()))
@@ -748,7 +778,7 @@ static const char *cannot_run(const struct row *r)
 
 static void run(const struct section *sec, const struct row *r)
 {
-	const char *why = cannot_run(r);
+	const char *why = cannot_run(sec, r);
 	long ret;
 	int err;
 

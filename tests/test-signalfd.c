@@ -42,6 +42,11 @@ int main(void)
 	ssize_t n;
 	int fd, i;
 
+	/* The creation flags are the open flags, with no <fcntl.h> in the
+	 * header.  */
+	is(SFD_CLOEXEC, O_CLOEXEC, "SFD_CLOEXEC is O_CLOEXEC (%#o)", (unsigned int)O_CLOEXEC);
+	is(SFD_NONBLOCK, O_NONBLOCK, "SFD_NONBLOCK is O_NONBLOCK (%#o)", (unsigned int)O_NONBLOCK);
+
 	/* A blocked standard signal reads back with its sender.  */
 	block(SIGUSR1);
 	mask = only(SIGUSR1);

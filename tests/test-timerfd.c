@@ -14,9 +14,9 @@
 
 #include "tap.h"
 
-#define MS 1000000L
+#define MS 1000000LL
 
-static struct itimerspec spec(long value_ns, long interval_ns)
+static struct itimerspec spec(long long value_ns, long long interval_ns)
 {
 	struct itimerspec its;
 
@@ -73,7 +73,7 @@ static void on_clock(clockid_t clock, const char *name)
 	   (cur.it_value.tv_sec > 0 || cur.it_value.tv_nsec > 0) &&
 	   cur.it_interval.tv_sec == 0 && cur.it_interval.tv_nsec == 0,
 	   "%s: gettime gives the remaining time (%ld.%09ld s)", name,
-	   (long)cur.it_value.tv_sec, cur.it_value.tv_nsec);
+	   (long)cur.it_value.tv_sec, (long)cur.it_value.tv_nsec);
 	{
 		struct itimerspec old, zero = spec(0, 0);
 
@@ -144,11 +144,113 @@ static void on_clock(clockid_t clock, const char *name)
 	close(fd);
 }
 
+#if defined __TIMESIZE && __TIMESIZE == 32 && !defined __USE_TIME_BITS64
+/* A 32-bit time_t program: libtimerfd's 64-bit-time entry points, which
+ * <sys/timerfd.h> names only under _TIME_BITS=64, called by hand to set
+ * times the 32-bit names cannot return.  */
+# include <linux/time_types.h>
+int __timerfd_settime64(int fd, int flags,
+			const struct __kernel_itimerspec *new_value,
+			struct __kernel_itimerspec *old_value);
+# define TIME32 1
+#endif
+
+/* 2040-01-01T00:00:00Z, past the end of a 32-bit time_t.  */
+#define Y2040 2208988800LL
+
+/* Times a 32-bit time_t cannot hold: where time_t has 64 bits, they are
+ * set and read back; where it has 32, the 64-bit-time entry point sets
+ * them and the 32-bit names answer EOVERFLOW, as glibc's do.  */
+static void past_2038(void)
+{
+	struct timespec now;
+	int fd = timerfd_create(CLOCK_REALTIME, 0);
+
+	if (fd < 0)
+		bail("timerfd_create: %s", strerror(errno));
+	clock_gettime(CLOCK_REALTIME, &now);
+#ifndef TIME32
+	{
+		struct itimerspec its, cur, old;
+		long long want = Y2040 - (long long)now.tv_sec;
+		int r;
+
+		memset(&its, 0, sizeof(its));
+		its.it_value.tv_sec = (time_t)Y2040;
+		ok(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) == 0,
+		   "CLOCK_REALTIME, TFD_TIMER_ABSTIME at 2040-01-01 (time_t of %d bits)",
+		   (int)sizeof(time_t) * 8);
+		memset(&cur, 0, sizeof(cur));
+		r = timerfd_gettime(fd, &cur);
+		ok(r == 0 && (long long)cur.it_value.tv_sec > want - 60 &&
+		   (long long)cur.it_value.tv_sec <= want,
+		   "gettime: %lld s left, until 2040 (%lld)",
+		   (long long)cur.it_value.tv_sec, want);
+		its.it_value.tv_sec = (time_t)(1LL << 32) + 5;
+		its.it_interval.tv_sec = (time_t)(1LL << 33);
+		timerfd_settime(fd, 0, &its, NULL);
+		memset(&old, 0, sizeof(old));
+		r = timerfd_settime(fd, 0, &its, &old);
+		ok(r == 0 &&
+		   (long long)old.it_value.tv_sec > (1LL << 32) - 60 &&
+		   (long long)old.it_interval.tv_sec == (1LL << 33),
+		   "settime: an old value of 2^32 s and an interval of 2^33 s read back (%lld, %lld)",
+		   (long long)old.it_value.tv_sec,
+		   (long long)old.it_interval.tv_sec);
+	}
+#else
+	{
+		struct __kernel_itimerspec k;
+		struct itimerspec cur, old, small;
+		int r;
+
+		memset(&k, 0, sizeof(k));
+		k.it_value.tv_sec = Y2040;
+		ok(__timerfd_settime64(fd, TFD_TIMER_ABSTIME, &k, NULL) == 0,
+		   "__timerfd_settime64: CLOCK_REALTIME, TFD_TIMER_ABSTIME at 2040-01-01");
+		memset(&cur, 0, sizeof(cur));
+		r = timerfd_gettime(fd, &cur);
+		ok(r == 0 && cur.it_value.tv_sec > 0,
+		   "the 32-bit timerfd_gettime reads the time left until then (%ld s)",
+		   (long)cur.it_value.tv_sec);
+		k.it_value.tv_sec = (1LL << 32) + 5;
+		ok(__timerfd_settime64(fd, 0, &k, NULL) == 0,
+		   "__timerfd_settime64: 2^32 s from now");
+		errno = 0;
+		memset(&cur, 0x5a, sizeof(cur));
+		ok(timerfd_gettime(fd, &cur) == -1 && errno == EOVERFLOW,
+		   "the 32-bit timerfd_gettime gives EOVERFLOW for a time left past 2^31 s");
+		memset(&small, 0, sizeof(small));
+		small.it_value.tv_sec = 100;
+		errno = 0;
+		ok(timerfd_settime(fd, 0, &small, &old) == -1 && errno == EOVERFLOW,
+		   "the 32-bit timerfd_settime gives EOVERFLOW for an old value of 2^32 s");
+		memset(&cur, 0, sizeof(cur));
+		r = timerfd_gettime(fd, &cur);
+		ok(r == 0 && cur.it_value.tv_sec <= 100 &&
+		   cur.it_value.tv_sec > 40,
+		   "... and has set the new value all the same, as glibc's does (%ld s left)",
+		   (long)cur.it_value.tv_sec);
+	}
+#endif
+	close(fd);
+}
+
+/* The creation flags are the open flags, with no <fcntl.h> in the
+ * header.  */
+static void flags_are_open_flags(void)
+{
+	is(TFD_CLOEXEC, O_CLOEXEC, "TFD_CLOEXEC is O_CLOEXEC (%#o)", (unsigned int)O_CLOEXEC);
+	is(TFD_NONBLOCK, O_NONBLOCK, "TFD_NONBLOCK is O_NONBLOCK (%#o)", (unsigned int)O_NONBLOCK);
+}
+
 int main(void)
 {
 	struct itimerspec its = spec(MS, 0);
 	int fd;
 
+	flags_are_open_flags();
+	past_2038();
 	on_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 	on_clock(CLOCK_REALTIME, "CLOCK_REALTIME");
 	on_clock(CLOCK_BOOTTIME, "CLOCK_BOOTTIME");
@@ -162,9 +264,13 @@ int main(void)
 	errno = 0;
 	ok(timerfd_create(CLOCK_PROCESS_CPUTIME_ID, 0) == -1 && errno == EINVAL,
 	   "timerfd_create on a CPU-time clock gives EINVAL");
-	errno = 0;
-	ok(timerfd_create(CLOCK_MONOTONIC, 0x4) == -1 && errno == EINVAL,
-	   "timerfd_create with unknown flags gives EINVAL");
+	if (emulator()) {
+		skip(1, "timerfd_create with unknown flags: qemu-user drops the flags it does not know before the kernel sees them");
+	} else {
+		errno = 0;
+		ok(timerfd_create(CLOCK_MONOTONIC, 0x4) == -1 && errno == EINVAL,
+		   "timerfd_create with unknown flags gives EINVAL");
+	}
 	errno = 0;
 	ok(timerfd_settime(-1, 0, &its, NULL) == -1 && errno == EBADF,
 	   "timerfd_settime(-1) gives EBADF");
@@ -187,7 +293,10 @@ int main(void)
 	errno = 0;
 	ok(timerfd_settime(fd, 0, &its, NULL) == -1 && errno == EINVAL,
 	   "tv_nsec = 1e9 gives EINVAL");
-	{
+	if (sizeof(time_t) == 4) {
+		/* test-errno-table says the same of its rows */
+		skip(2, "32-bit time_t: the wrapper converts the itimerspec in user space, as glibc's does, so a bad pointer faults there (SIGSEGV), not in the kernel");
+	} else {
 		struct itimerspec *volatile bad = (struct itimerspec *)8;
 
 		errno = 0;
