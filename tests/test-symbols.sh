@@ -1,7 +1,9 @@
 #!/bin/sh
 # Each library exports exactly the documented functions, all under its own
-# version node (LIBSIGNALFD_1.0, LIBTIMERFD_1.0), and nothing else.
-: "${srcdir:=.}" "${top_builddir:=.}"
+# version node (LIBSIGNALFD_1.0, LIBTIMERFD_1.0), and nothing else; on
+# targets whose time_t has a 32-bit and a 64-bit width, libtimerfd also
+# exports the 64-bit-time entry points (__timerfd_settime64, ...).
+: "${srcdir:=.}" "${top_builddir:=.}" "${CC:=cc}"
 . "$srcdir/tests/tap.sh" || exit 1
 nm_cmd=${NM:-nm}
 nm_cmd=${nm_cmd%% -B*}
@@ -26,7 +28,8 @@ check() { # library node symbols...
 		echo "$got" | sed 's/^/  got:  /' | diag
 		echo "$want" | sed 's/^/  want: /' | diag
 	fi
-	soname=$(objdump -p "$lib" | awk '$1 == "SONAME" { print $2 }')
+	# readelf reads every architecture's ELF files; objdump only its own.
+	soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 	if [ "$soname" = "$name.so.1" ]; then
 		ok "$name has SONAME $soname"
 	else
@@ -35,5 +38,13 @@ check() { # library node symbols...
 }
 
 check libsignalfd LIBSIGNALFD_1.0 signalfd
-check libtimerfd LIBTIMERFD_1.0 timerfd timerfd_create timerfd_gettime timerfd_settime
+timesize=$(printf '#include <time.h>\n__TIMESIZE\n' | $CC -E -P -x c - 2>/dev/null | tail -n 1)
+if [ "$timesize" = 32 ]; then
+	diag "time_t: 32 bits, and 64 with _TIME_BITS=64"
+	check libtimerfd LIBTIMERFD_1.0 timerfd timerfd_create timerfd_gettime \
+		timerfd_settime __timerfd64 __timerfd_gettime64 __timerfd_settime64
+else
+	diag "time_t: one width (__TIMESIZE is '$timesize')"
+	check libtimerfd LIBTIMERFD_1.0 timerfd timerfd_create timerfd_gettime timerfd_settime
+fi
 done_testing
