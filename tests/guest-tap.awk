@@ -4,11 +4,22 @@
 # log adds a point that fails on any warning, BUG, Oops, lockdep, KASAN,
 # kmemleak or debug-objects report.  On a kernel with kmemleak, two more
 # points: the final scan ran, and it found no unreferenced object.
+# The programs built for another ABI (abi/ABI/PROGRAM in the guest) are
+# named "ABI: PROGRAM"; guest.sh's abi-build.status, read first, adds a
+# failed point for each one that did not build.
 function point(good, text) {
 	n++
 	print (good ? "ok " : "not ok ") n " - " text
 	if (!good)
 		failed = 1
+}
+function test_name(path,    p) {
+	sub(/^tests\//, "", path)
+	if (path ~ /^abi\/[^\/]+\//) {
+		split(path, p, "/")
+		return p[2] ": " p[3]
+	}
+	return path
 }
 function finish_test(rc) {
 	if (!planned)
@@ -37,6 +48,8 @@ BEGIN {
 	      " (" $4 ")")
 	next
 }
+/^@@@ NOTBUILT / { point(0, test_name($3) ": did not build, see " $4); next }
+/^@@@ BUILDLOG / { print "# " substr($0, 14); next }
 /^@@@ KMEMLEAK (yes|no)$/ { has_kmemleak = $3; next }
 /^@@@ KMEMLEAK / { print "# " substr($0, 5); next }
 /^@@@ BEGIN kmemleak/ { in_kmemleak = 1; kmemleak_start = $4; next }
@@ -56,8 +69,7 @@ in_kmemleak {
 /^@@@ BEGIN dmesg/ { in_dmesg = 1; saw_dmesg = 1; next }
 /^@@@ END dmesg/ { in_dmesg = 0; next }
 /^@@@ BEGIN / {
-	name = $3
-	sub(/^tests\//, "", name)
+	name = test_name($3)
 	in_test = 1; planned = 0; plan = 0; points = 0; bad = 0
 	test_start = $4
 	next

@@ -12,10 +12,14 @@
 # skip the guest (the Debian build does: it has no QEMU); it says so.
 # FDEVENTS_STRESS_SECONDS (60), FDEVENTS_FUZZ_CALLS (1000000) and
 # FDEVENTS_FUZZ_SEED (random, printed) reach the guest's programs.
+# GUEST_ABI_TESTS are built again, static, for each ABI of
+# FDEVENTS_GUEST_ABIS (i386 i386-time64 x32; tests/abi-build.sh) and run
+# after GUEST_TESTS; their TAP lines start with the ABI ("x32: ...").
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}" "${abs_top_builddir:=$(pwd)}"
 : "${QEMU:=qemu-system-x86_64}" "${BUSYBOX:=/bin/busybox}" "${MAKE:=make}"
 : "${libdir:=/usr/local/lib}" "${GUEST_TESTS:=}" "${GUEST_SUITE:=yes}"
+: "${GUEST_ABI_TESTS:=}" "${FDEVENTS_GUEST_ABIS=i386 i386-time64 x32}"
 : "${FDEVENTS_GUEST_TIMEOUT:=2400}" "${FDEVENTS_TEST_TIMEOUT:=900}"
 interactive=no
 [ "${1:-}" = --interactive ] && interactive=yes
@@ -38,6 +42,12 @@ command -v cpio >/dev/null 2>&1 || fail "cpio not found: install it with: apt-ge
 kernel=$(cat "$top_builddir/tests/guest-kernel.path" 2>/dev/null)
 [ -f "$kernel" ] ||
 	fail "no kernel in tests/guest-kernel.path: run make check (it runs kernel/build-kernel.sh)"
+# The cross compilers of the i386 and x32 programs, and their C libraries.
+if [ -n "$GUEST_ABI_TESTS" ]; then
+	for abi in $FDEVENTS_GUEST_ABIS; do
+		problem=$(sh "$srcdir/tests/abi-build.sh" --check "$abi") || fail "$problem"
+	done
+fi
 
 work=$abs_top_builddir/tests/guest
 root=$work/root
@@ -74,10 +84,41 @@ if [ -n "$ldso" ] && [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
 	cp -L "$ldso" "$root/lib64/ld-linux-x86-64.so.2"
 fi
 
+# The same tests for i386 and x32, static: built in tests/guest-abi/ABI
+# (kept between runs; only what changed is rebuilt), one ABI per job.  A
+# program that does not build is a failed test point (guest-tap.awk reads
+# abi-build.status before the console log).
+abi_tests=
+: > "$work/abi-build.status"
+if [ -n "$GUEST_ABI_TESTS" ] && [ -n "$FDEVENTS_GUEST_ABIS" ]; then
+	start=$(date +%s)
+	for abi in $FDEVENTS_GUEST_ABIS; do
+		sh "$srcdir/tests/abi-build.sh" "$abi" "$abs_top_builddir/tests/guest-abi/$abi" \
+			$GUEST_ABI_TESTS > "$work/abi-$abi.failed" &
+	done
+	wait
+	echo "# built GUEST_ABI_TESTS for $FDEVENTS_GUEST_ABIS in $(($(date +%s) - start)) s"
+	for abi in $FDEVENTS_GUEST_ABIS; do
+		mkdir -p "$root/tests/abi/$abi"
+		for t in $GUEST_ABI_TESTS; do
+			name=${t##*/}
+			built=$abs_top_builddir/tests/guest-abi/$abi/$name
+			if grep -qx "$t" "$work/abi-$abi.failed" || [ ! -f "$built" ]; then
+				echo "@@@ NOTBUILT abi/$abi/$name tests/guest-abi/$abi/$name.log"
+				sed -n 's/^/@@@ BUILDLOG /; 1,8p' "$built.log" 2>/dev/null
+				continue
+			fi
+			cp "$built" "$root/tests/abi/$abi/$name"
+			abi_tests="$abi_tests abi/$abi/$name"
+		done
+	done >> "$work/abi-build.status"
+fi
+
 cp "$srcdir/tests/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 cat > "$root/etc/fdevents-guest.conf" <<CONF
 tests="$GUEST_TESTS"
+abi_tests="$abi_tests"
 libdir="$libdir"
 ldso="${ldso:-/lib64/ld-linux-x86-64.so.2}"
 timeout="$FDEVENTS_TEST_TIMEOUT"
@@ -100,4 +141,4 @@ timeout "$FDEVENTS_GUEST_TIMEOUT" "$QEMU" "$@" \
 	-append "console=ttyS0 panic=-1 loglevel=1" < /dev/null > "$work/console.log" 2>&1
 rc=$?
 [ $rc = 124 ] && echo "# QEMU killed after $FDEVENTS_GUEST_TIMEOUT s"
-awk -v libdir="$libdir" -f "$srcdir/tests/guest-tap.awk" "$work/console.log"
+awk -v libdir="$libdir" -f "$srcdir/tests/guest-tap.awk" "$work/abi-build.status" "$work/console.log"
