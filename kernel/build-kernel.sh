@@ -140,6 +140,7 @@ trap 'stop 129' HUP
 
 mkdir "$snap/config" "$snap/patches"
 cp "$script" "$snap/build-kernel.sh"
+cp "$kdir/check-syscall-tables.sh" "$snap/check-syscall-tables.sh"
 cp "${fragments[@]}" "$snap/config/"
 fragments=("$snap"/config/*.config)
 
@@ -173,6 +174,7 @@ hash_inputs() {
 	echo "tree $tree_version"
 	echo "compiler $(gcc --version | head -n 1)"
 	echo "script $(sha256sum <"$snap/build-kernel.sh" | cut -d' ' -f1)"
+	echo "check $(sha256sum <"$snap/check-syscall-tables.sh" | cut -d' ' -f1)"
 	if [ $baseline = 0 ]; then
 		echo "series $(sha256sum <"$snap/series" | cut -d' ' -f1)"
 		for p in "${patches[@]}"; do
@@ -281,6 +283,10 @@ for p in "${patches[@]}"; do
 	say "applying $(basename "$p")"
 	step "git am $(basename "$p")" git -C "$tree" am -q --whitespace=nowarn "$p"
 done
+# timerfd() in every architecture's system call table, not only x86's.
+if [ $baseline = 0 ]; then
+	step "checking the system call tables" sh "$snap/check-syscall-tables.sh" "$tree"
+fi
 
 say "configuring: tinyconfig + ${fragments[*]##*/}"
 step "make tinyconfig" make -C "$tree" ARCH=x86_64 tinyconfig
@@ -317,6 +323,21 @@ say "compiling bzImage with make -j$jobs (log: $log)"
 step "make bzImage" make -C "$tree" ARCH=x86_64 -j"$jobs" bzImage
 
 cp "$tree/arch/x86/boot/bzImage" "$tree/.config" "$tree/System.map" "$tree/vmlinux" "$tmp/"
+
+# The kselftests the series adds, built static against this tree's UAPI
+# headers (as the selftests' own KHDR_INCLUDES does), into selftests/:
+# make check runs them in the guest.  The baseline has none.
+if [ $baseline = 0 ]; then
+	step "make headers" make -C "$tree" ARCH=x86_64 headers
+	mkdir -p "$tmp/selftests"
+	for t in timers/timerfd_call signal/signalfd_exclusive; do
+		src=$tree/tools/testing/selftests/$t.c
+		[ -f "$src" ] || die "$src: the series should add this kselftest"
+		step "building the kselftest $t" gcc -static -O2 -Wall \
+			-isystem "$tree/usr/include" -I "$tree/tools/testing/selftests" \
+			-o "$tmp/selftests/${t##*/}" "$src" -lpthread
+	done
+fi
 printf '%s\n' "$inputs" >"$tmp/inputs"
 if [ "${FDEVENTS_KERNEL_KEEP_TREE:-1}" = 0 ]; then
 	rm -rf "$tree"

@@ -66,8 +66,9 @@ for t in $tests; do
 	echo "@@@ LOADS $t $("$ldso" --list /tests/$t 2>&1 | awk '/lib(signal|timer)fd/ { printf "%s ", $3 }')"
 	break
 done
-# Then the same tests built static for i386 and x32 (abi/ABI/PROGRAM).
-for t in $tests $abi_tests; do
+# Then the same tests built static for i386 and x32 (abi/ABI/PROGRAM),
+# and the kselftests of the series (kselftest/NAME).
+for t in $tests $abi_tests $kselftests; do
 	echo "@@@ BEGIN $t $(uptime_s)"
 	cd /tests
 	case $t in

@@ -114,11 +114,25 @@ if [ -n "$GUEST_ABI_TESTS" ] && [ -n "$FDEVENTS_GUEST_ABIS" ]; then
 	done >> "$work/abi-build.status"
 fi
 
+# The kselftests of the series, built static with the kernel
+# (kernel/build-kernel.sh puts them in selftests/ beside bzImage): they run
+# last, as kselftest/NAME.  A kernel without them is a failed point.
+kselftests=
+for k in "$(dirname "$kernel")"/selftests/*; do
+	[ -f "$k" ] || continue
+	mkdir -p "$root/tests/kselftest"
+	cp "$k" "$root/tests/kselftest/"
+	kselftests="$kselftests kselftest/${k##*/}"
+done
+[ -n "$kselftests" ] ||
+	echo "@@@ NOTBUILT kselftest/* $(dirname "$kernel")/selftests" >> "$work/abi-build.status"
+
 cp "$srcdir/tests/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 cat > "$root/etc/fdevents-guest.conf" <<CONF
 tests="$GUEST_TESTS"
 abi_tests="$abi_tests"
+kselftests="$kselftests"
 libdir="$libdir"
 ldso="${ldso:-/lib64/ld-linux-x86-64.so.2}"
 timeout="$FDEVENTS_TEST_TIMEOUT"
