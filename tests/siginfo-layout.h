@@ -1,7 +1,7 @@
-/* struct signalfd_siginfo as two headers see it: ours (over the C
- * library's) and the kernel's <linux/signalfd.h>.  The two cannot be
- * included in one file (both define the structure), so each side is
- * measured in its own translation unit.
+/* struct signalfd_siginfo as three headers see it: ours (over the C
+ * library's), ours alone (where the C library has none) and the kernel's
+ * <linux/signalfd.h>.  They cannot be included in one file (each defines
+ * the structure), so each is measured in its own translation unit.
  */
 #ifndef FDEVENTS_TESTS_SIGINFO_LAYOUT_H
 #define FDEVENTS_TESTS_SIGINFO_LAYOUT_H
@@ -23,5 +23,8 @@ struct field_layout {
 
 /* Fill the table (in SIGINFO_FIELDS order); return the structure's size. */
 size_t kernel_siginfo_layout(struct field_layout *fields);
+/* The same for the structure our header defines where the C library's
+ * <sys/signalfd.h> is missing (tests/siginfo-layout-header.c).  */
+size_t header_siginfo_layout(struct field_layout *fields);
 
 #endif

@@ -5,7 +5,18 @@
 # pkg-config gives (-isystem, as #include_next needs); one more pass with a
 # plain -I drops -pedantic (#include_next is itself a GNU extension) but
 # keeps every other warning on our own lines.
-: "${srcdir:=.}" "${CC:=cc}" "${CXX:=c++}"
+#
+# Then the branch for a C library without <sys/signalfd.h> and
+# <sys/timerfd.h>: every standard again against a sysroot-like copy of the
+# compiler's include directories (a tree of symbolic links) that lacks
+# those two files, and tests/headers-nolibc.c built that way, linked with
+# the libraries and run (under TEST_EMULATOR in a cross build).
+#
+# Last, what the headers add: no <fcntl.h> names, and flag values equal to
+# O_CLOEXEC and O_NONBLOCK.  The build's CPPFLAGS (BUILD_CPPFLAGS, say
+# -D_TIME_BITS=64) apply to every compile.
+: "${srcdir:=.}" "${CC:=cc}" "${CXX:=c++}" "${BUILD_CPPFLAGS:=}"
+: "${top_builddir:=.}"
 . "$srcdir/tests/tap.sh" || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -53,6 +64,44 @@ else
 	not_ok "clang not found: install it with: apt-get install clang"
 fi
 
+# A copy of compiler $1's include directories for language $2 (c, c++),
+# made of symbolic links, without sys/signalfd.h and sys/timerfd.h: prints
+# the flags that put it in their place.
+sysroot_without() { # compiler lang
+	dirs=$(echo | $1 -x "$2" -E -v - 2>&1 >/dev/null |
+		sed -n '/^#include <\.\.\.> search starts here:/,/^End of search list/p' |
+		sed '1d;$d')
+	[ -n "$dirs" ] || return 1
+	root=$tmp/sysroot-$(echo "$1-$2" | tr -c 'A-Za-z0-9\n' _)
+	printf ' -nostdinc'
+	n=0
+	for d in $dirs; do
+		n=$((n + 1))
+		mkdir -p "$root/$n"
+		ln -s "$d"/* "$root/$n/" 2>/dev/null
+		if [ -d "$d/sys" ]; then
+			rm "$root/$n/sys"
+			mkdir "$root/$n/sys"
+			ln -s "$d"/sys/* "$root/$n/sys/"
+			rm -f "$root/$n/sys/signalfd.h" "$root/$n/sys/timerfd.h"
+		fi
+		printf ' -isystem %s' "$root/$n"
+	done
+}
+
+for entry in $compilers; do
+	name=${entry%%:*}
+	rest=${entry#*:}
+	cc=${rest%%:*}
+	case $name in *++) lang=c++ ;; *) lang=c ;; esac
+	if flags=$(sysroot_without "$cc" "$lang"); then
+		eval "nolibc_$(echo "$name" | tr + x)=\$flags"
+	else
+		not_ok "$name: no include directories in '$cc -E -v'"
+	fi
+done
+
+# shellcheck disable=SC2086 # flag lists
 for h in signalfd timerfd; do
 	libc=$(libc_header "$h")
 	eval body=\$body_$h
@@ -71,14 +120,78 @@ for h in signalfd timerfd; do
 			case $name in *++) src=$tmp/$h-$order.cc ;; *) src=$tmp/$h-$order.c ;; esac
 			for std in $stds; do
 				$cc -std=$std -Wall -Wextra -Werror -pedantic \
+					$BUILD_CPPFLAGS \
 					-isystem "$srcdir/include" -c "$src" \
 					-o "$tmp/out.o" > "$tmp/err" 2>&1
 				compiled $? "<sys/$h.h> $order: $name -std=$std -pedantic (-isystem)"
 			done
-			$cc -Wall -Wextra -Werror -I"$srcdir/include" -c "$src" \
+			$cc -Wall -Wextra -Werror $BUILD_CPPFLAGS \
+				-I"$srcdir/include" -c "$src" \
 				-o "$tmp/out.o" > "$tmp/err" 2>&1
 			compiled $? "<sys/$h.h> $order: $name -Wall -Wextra -Werror (-I)"
+			# Without the C library's header: once, alone.
+			[ "$order" = alone ] || continue
+			eval "nolibc=\${nolibc_$(echo "$name" | tr + x):-}"
+			[ -n "$nolibc" ] || continue
+			for std in $stds; do
+				$cc -std=$std -Wall -Wextra -Werror -pedantic \
+					$BUILD_CPPFLAGS -isystem "$srcdir/include" \
+					$nolibc -c "$src" -o "$tmp/out.o" \
+					> "$tmp/err" 2>&1
+				compiled $? "<sys/$h.h> without the C library's: $name -std=$std -pedantic"
+			done
 		done
 	done
+	# The copy really lacks the C library's header: ours declares all
+	# (the C library's _SYS_ guard stays undefined).
+	guard=$(echo "$h" | tr a-z A-Z)
+	printf '#include <sys/%s.h>\n#ifdef _SYS_%s_H\n#error the C library header came in\n#endif\n' "$h" "$guard" |
+		$CC $BUILD_CPPFLAGS -isystem "$srcdir/include" ${nolibc_gcc:-} \
+		-E -x c - -o /dev/null > "$tmp/err" 2>&1
+	compiled $? "<sys/$h.h> without the C library's: ours is the only one"
+done
+
+# A program of the no-C-library-header branch, linked and run.
+libs=$top_builddir/src/.libs
+if [ ! -e "$libs/libtimerfd.so" ] || [ ! -e "$libs/libsignalfd.so" ]; then
+	not_ok "a program without the C library's headers: $libs has no libraries"
+else
+	abslibs=$(cd "$libs" && pwd)
+	$CC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+		$BUILD_CPPFLAGS -isystem "$srcdir/include" ${nolibc_gcc:-} \
+		"$srcdir/tests/headers-nolibc.c" -o "$tmp/nolibc" \
+		-L"$abslibs" -Wl,-rpath,"$abslibs" -lsignalfd -ltimerfd \
+		> "$tmp/err" 2>&1
+	if compiled $? "tests/headers-nolibc.c without the C library's headers builds and links"; then
+		out=$(${TEST_EMULATOR:-} "$tmp/nolibc" 2>&1)
+		status=$?
+		[ "$status" = 0 ] && [ "$out" = ok ]
+		point $? "... and runs: signalfd() reads SIGUSR1, timerfd_settime() and timerfd_gettime() round-trip (exit $status)"
+	fi
+fi
+
+# What the headers add to the includer's namespace, and their flags.
+for h in signalfd timerfd; do
+	for where in with without; do
+		case $where in with) extra= ;; *) extra=${nolibc_gcc:-} ;; esac
+		for f in O_NONBLOCK O_CLOEXEC F_GETFL; do
+			printf '#include <sys/%s.h>\n#ifdef %s\n#error %s\n#endif\n' "$h" "$f" "$f" |
+				$CC $BUILD_CPPFLAGS -isystem "$srcdir/include" \
+				$extra -E -x c - -o /dev/null > "$tmp/err" 2>&1
+			compiled $? "<sys/$h.h> $where the C library's adds no $f (no <fcntl.h>)"
+		done
+	done
+done
+printf '#include <sys/signalfd.h>\n#include <sys/timerfd.h>\n#include <fcntl.h>\n%s\n%s\n%s\n%s\n' \
+	'typedef char c1[SFD_CLOEXEC == O_CLOEXEC ? 1 : -1];' \
+	'typedef char c2[SFD_NONBLOCK == O_NONBLOCK ? 1 : -1];' \
+	'typedef char c3[TFD_CLOEXEC == O_CLOEXEC ? 1 : -1];' \
+	'typedef char c4[TFD_NONBLOCK == O_NONBLOCK ? 1 : -1];' > "$tmp/flags.c"
+target=$($CC -dumpmachine)
+for where in with without; do
+	case $where in with) extra= ;; *) extra=${nolibc_gcc:-} ;; esac
+	$CC -Wall -Wextra -Werror $BUILD_CPPFLAGS -isystem "$srcdir/include" \
+		$extra -c "$tmp/flags.c" -o "$tmp/out.o" > "$tmp/err" 2>&1
+	compiled $? "$where the C library's headers: SFD_/TFD_CLOEXEC are O_CLOEXEC and SFD_/TFD_NONBLOCK O_NONBLOCK ($target)"
 done
 done_testing

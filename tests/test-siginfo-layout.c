@@ -1,7 +1,9 @@
-/* Our struct signalfd_siginfo (over the C library's) against the kernel's
- * <linux/signalfd.h>: same size, and every field at the same offset with
- * the same width.  The header's static assertions check fixed numbers at
- * compile time; this compares with the kernel headers actually installed.
+/* struct signalfd_siginfo as a program sees it through our header (the C
+ * library's, where it has one), and as our header defines it where the C
+ * library has none, each against the kernel's <linux/signalfd.h>: same
+ * size, and every field at the same offset with the same width.  The
+ * header's static assertions check fixed numbers at compile time; this
+ * compares with the kernel headers actually installed.
  */
 #include <sys/signalfd.h>
 
@@ -10,10 +12,11 @@
 
 int main(void)
 {
-	struct field_layout kernel[32], ours[32];
+	struct field_layout kernel[32], ours[32], header[32];
 	struct signalfd_siginfo s;
 	struct field_layout *o = ours;
 	size_t ksize = kernel_siginfo_layout(kernel);
+	size_t hsize = header_siginfo_layout(header);
 	size_t i, n;
 
 #define X(f) \
@@ -32,6 +35,13 @@ int main(void)
 		   ours[i].size == kernel[i].size,
 		   "%s at offset %zu, %zu bytes (kernel: %zu, %zu)",
 		   ours[i].name, ours[i].offset, ours[i].size,
+		   kernel[i].offset, kernel[i].size);
+	is(hsize, ksize, "our header's own structure: %zu bytes, as the kernel's", hsize);
+	for (i = 0; i < n; i++)
+		ok(header[i].offset == kernel[i].offset &&
+		   header[i].size == kernel[i].size,
+		   "our header's own structure: %s at offset %zu, %zu bytes (kernel: %zu, %zu)",
+		   header[i].name, header[i].offset, header[i].size,
 		   kernel[i].offset, kernel[i].size);
 	return done_testing();
 }

@@ -73,6 +73,13 @@
    the structure, the flags and the prototype are ours to declare.  */
 #ifndef _SYS_SIGNALFD_H
 # include <stdint.h>
+/* glibc's <signal.h> defines sigset_t only for POSIX programs (strict
+   ISO C has none); its <sys/signalfd.h> takes it from here.  */
+# ifdef __has_include
+#  if __has_include(<bits/types/sigset_t.h>)
+#   include <bits/types/sigset_t.h>
+#  endif
+# endif
 
 /* Field for field the kernel's include/uapi/linux/signalfd.h.  */
 struct signalfd_siginfo
