@@ -37,6 +37,14 @@
 
 #define NS_PER_S 1000000000L
 
+/* The signalfd() of 2.6.22, which arm64 and the other asm-generic
+ * architectures never had.  */
+#ifdef SYS_signalfd
+# define NR_OLD_SIGNALFD SYS_signalfd
+#else
+# define NR_OLD_SIGNALFD SYS_signalfd4
+#endif
+
 /* Descriptor arguments: fixtures made before the table runs.  */
 enum fd_arg {
 	F_NEW = -1,	/* literally -1: "create one" */
@@ -151,7 +159,7 @@ static const struct row signalfd_rows[] = {
 	  .need = FAIL_ALLOC },
 	{ "the kernel answers ENOSYS (seccomp stands in for a kernel without CONFIG_SIGNALFD)",
 	  E(ENOSYS), .fd = F_NEW, .ptr = P_MASK, .need = ENOSYS_FILTER,
-	  .sys = SYS_signalfd4, .sys2 = SYS_signalfd },
+	  .sys = SYS_signalfd4, .sys2 = NR_OLD_SIGNALFD },
 	{ "no anonymous inode mount", E(ENODEV), .need = SKIP,
 	  .why = "that mount is made at boot and cannot fail afterwards" },
 	{ "fd a pipe, not a signalfd", E(EINVAL), .fd = F_PIPE, .ptr = P_MASK },
