@@ -409,6 +409,9 @@ int main(void)
 				done = same(what, a, b, 0);
 				if (done && !a.failed)
 					same_its("  old_value", &olda, &oldb, 1);
+				else if (done && emulator() &&
+					 memcmp(&olda, &oldb, sizeof(olda)))
+					skip(1, "old_value after a failed call: qemu-user writes it even then (the kernel does not), where a wrapper passes it through");
 				else if (done)
 					same_its("  old_value untouched", &olda,
 						 &oldb, 0);
