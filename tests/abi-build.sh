@@ -91,7 +91,14 @@ for t; do
 	name=${t##*/}
 	# Extra sources, as Makefile.am's tests_*_SOURCES list them.
 	case $name in
-	test-siginfo-layout) extra=$srcdir/tests/siginfo-layout-kernel.c ;;
+	test-siginfo-layout)
+		extra="$srcdir/tests/siginfo-layout-kernel.c $srcdir/tests/siginfo-layout-header.c"
+		# The structure cut out of our header, as Makefile.am makes
+		# tests/siginfo-layout-header.h for the host build.
+		mkdir -p "$out/tests"
+		{ echo '/* Generated from include/sys/signalfd.h: do not edit.  */'
+		  sed -n '/^struct signalfd_siginfo$/,/^};$/p' "$srcdir/include/sys/signalfd.h"
+		} > "$out/tests/siginfo-layout-header.h" ;;
 	*) extra= ;;
 	esac
 	if [ -n "${lib_failed:-}" ]; then
@@ -102,7 +109,7 @@ for t; do
 	if newer "$out/$name" "$srcdir/$t.c" $extra "$srcdir"/tests/*.h \
 		"$out/libsignalfd.o" "$out/libtimerfd.o"; then
 		rm -f "$out/$name"
-		"$cc" $cflags -static -pthread -o "$out/$name" "$srcdir/$t.c" $extra \
+		"$cc" $cflags -I"$out" -static -pthread -o "$out/$name" "$srcdir/$t.c" $extra \
 			"$out/libsignalfd.o" "$out/libtimerfd.o" > "$out/$name.log" 2>&1 ||
 			{ rm -f "$out/$name"; failed="$failed $t"; }
 	fi

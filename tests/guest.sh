@@ -15,6 +15,7 @@
 # GUEST_ABI_TESTS are built again, static, for each ABI of
 # FDEVENTS_GUEST_ABIS (i386 i386-time64 x32; tests/abi-build.sh) and run
 # after GUEST_TESTS; their TAP lines start with the ABI ("x32: ...").
+# An entry PROGRAM@ABI,ABI of GUEST_ABI_TESTS is built for those ABIs only.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}" "${abs_top_builddir:=$(pwd)}"
 : "${QEMU:=qemu-system-x86_64}" "${BUSYBOX:=/bin/busybox}" "${MAKE:=make}"
@@ -90,17 +91,26 @@ fi
 # abi-build.status before the console log).
 abi_tests=
 : > "$work/abi-build.status"
+# The programs of GUEST_ABI_TESTS for ABI $1.
+abi_programs() {
+	for t in $GUEST_ABI_TESTS; do
+		case $t in
+		*@*) case ",${t#*@}," in *",$1,"*) echo "${t%@*}" ;; esac ;;
+		*) echo "$t" ;;
+		esac
+	done
+}
 if [ -n "$GUEST_ABI_TESTS" ] && [ -n "$FDEVENTS_GUEST_ABIS" ]; then
 	start=$(date +%s)
 	for abi in $FDEVENTS_GUEST_ABIS; do
 		sh "$srcdir/tests/abi-build.sh" "$abi" "$abs_top_builddir/tests/guest-abi/$abi" \
-			$GUEST_ABI_TESTS > "$work/abi-$abi.failed" &
+			$(abi_programs "$abi") > "$work/abi-$abi.failed" &
 	done
 	wait
 	echo "# built GUEST_ABI_TESTS for $FDEVENTS_GUEST_ABIS in $(($(date +%s) - start)) s"
 	for abi in $FDEVENTS_GUEST_ABIS; do
 		mkdir -p "$root/tests/abi/$abi"
-		for t in $GUEST_ABI_TESTS; do
+		for t in $(abi_programs "$abi"); do
 			name=${t##*/}
 			built=$abs_top_builddir/tests/guest-abi/$abi/$name
 			if grep -qx "$t" "$work/abi-$abi.failed" || [ ! -f "$built" ]; then
