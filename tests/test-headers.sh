@@ -12,6 +12,9 @@
 # those two files, and tests/headers-nolibc.c built that way, linked with
 # the libraries and run (under TEST_EMULATOR in a cross build).
 #
+# Then a C library header that defines one of our constants or declares
+# timerfd(): with our value it compiles, with another the build fails.
+#
 # Last, what the headers add: no <fcntl.h> names, and flag values equal to
 # O_CLOEXEC and O_NONBLOCK.  The build's CPPFLAGS (BUILD_CPPFLAGS, say
 # -D_TIME_BITS=64) apply to every compile.
@@ -150,6 +153,44 @@ for h in signalfd timerfd; do
 		-E -x c - -o /dev/null > "$tmp/err" 2>&1
 	compiled $? "<sys/$h.h> without the C library's: ours is the only one"
 done
+
+# A C library header that already has one of our names: the same value
+# or prototype compiles, another one fails the build.  The stand-in
+# headers sit after ours on the path, where #include_next finds them.
+fake=$tmp/fake-libc
+mkdir -p "$fake/sys"
+conflict() { # expect(ok|fail) header description text...
+	want=$1 h=$2 what=$3
+	shift 3
+	{
+		printf '#ifndef FAKE_%s_H\n#define FAKE_%s_H 1\n' "$h" "$h"
+		printf '#include_next <sys/%s.h>\n' "$h"
+		printf '%s\n' "$@"
+		printf '#endif\n'
+	} > "$fake/sys/$h.h"
+	printf '#include <sys/%s.h>\n' "$h" > "$tmp/conflict.c"
+	$CC $BUILD_CPPFLAGS -isystem "$srcdir/include" -isystem "$fake" \
+		-c "$tmp/conflict.c" -o "$tmp/out.o" > "$tmp/err" 2>&1
+	status=$?
+	case $want in
+	ok) compiled $status "a C library <sys/$h.h> with $what: compiles" ;;
+	fail) # for the right reason: our check, or the two prototypes
+	      [ $status != 0 ] && grep -q '__fdevents_\|conflicting types' "$tmp/err"
+	      point $? "a C library <sys/$h.h> with $what: the build fails" ||
+		sed 's/^/  /' "$tmp/err" | head -n 10 | diag ;;
+	esac
+}
+conflict ok timerfd "TFD_TIMER_REL 1, TFD_TIMER_SEQ 3" \
+	'#define TFD_TIMER_REL 1' '#define TFD_TIMER_SEQ 3'
+conflict fail timerfd "TFD_TIMER_REL 5" '#define TFD_TIMER_REL 5'
+conflict fail timerfd "TFD_TIMER_ABS 1" '#define TFD_TIMER_ABS 1'
+conflict fail timerfd "TFD_TIMER_SEQ 0" '#define TFD_TIMER_SEQ 0'
+conflict ok timerfd "our timerfd() prototype" \
+	'extern int timerfd (int, int, int, const struct itimerspec *);'
+conflict fail timerfd "another timerfd() prototype" \
+	'extern int timerfd (int, int, int, const void *);'
+conflict ok signalfd "SFD_EXCLUSIVE 1" '#define SFD_EXCLUSIVE 1'
+conflict fail signalfd "SFD_EXCLUSIVE 2" '#define SFD_EXCLUSIVE 2'
 
 # A program of the no-C-library-header branch, linked and run.
 libs=$top_builddir/src/.libs
