@@ -284,7 +284,7 @@ int main(void)
 {
 	struct itimerspec its = spec(0, 20 * MS), cur;
 	uint32_t count;
-	int fd, again;
+	int fd, again, r;
 
 	errno = 0;
 	fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL, &its);
@@ -315,11 +315,15 @@ int main(void)
 	/* ...gettime works on it...  */
 	its = spec(now_ns(CLOCK_MONOTONIC) + 10LL * NS_PER_S, 250 * MS);
 	timerfd(fd, CLOCK_MONOTONIC, TFD_TIMER_SEQ, &its);
-	ok(timerfd_gettime(fd, &cur) == 0 && cur.it_interval.tv_sec == 0 &&
+	/* read first: the arguments of ok() may be evaluated before it */
+	memset(&cur, 0, sizeof(cur));
+	r = timerfd_gettime(fd, &cur);
+	ok(r == 0 && cur.it_interval.tv_sec == 0 &&
 	   cur.it_interval.tv_nsec == 250 * MS && cur.it_value.tv_sec <= 10 &&
 	   cur.it_value.tv_sec >= 5,
 	   "timerfd_gettime() on a timerfd() descriptor: %ld.%09ld s left, period %ld ns",
-	   (long)cur.it_value.tv_sec, cur.it_value.tv_nsec, cur.it_interval.tv_nsec);
+	   (long)cur.it_value.tv_sec, (long)cur.it_value.tv_nsec,
+	   (long)cur.it_interval.tv_nsec);
 	/* ...a zero time disarms it...  */
 	its = spec(0, 0);
 	ok(timerfd(fd, CLOCK_MONOTONIC, TFD_TIMER_ABS, &its) == fd &&
