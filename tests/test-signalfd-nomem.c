@@ -33,15 +33,15 @@ static int fail_nth_fd = -1;
  * read back before disarming is > 0 while the n-th was not reached.  */
 static int fail_nth(int n)
 {
-	char buf[16];
+	char left[16], arm[16];
 	ssize_t r;
 
-	r = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
-	buf[r > 0 ? r : 0] = '\0';
-	snprintf(buf + 8, 8, "%d", n);
-	if (pwrite(fail_nth_fd, buf + 8, strlen(buf + 8), 0) < 0)
+	r = pread(fail_nth_fd, left, sizeof(left) - 1, 0);
+	left[r > 0 ? r : 0] = '\0';
+	snprintf(arm, sizeof(arm), "%d", n);
+	if (pwrite(fail_nth_fd, arm, strlen(arm), 0) < 0)
 		bail("cannot write /proc/thread-self/fail-nth: %s", strerror(errno));
-	return atoi(buf);
+	return atoi(left);
 }
 
 static int new_signalfd(void)
