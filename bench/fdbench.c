@@ -25,12 +25,17 @@
  *			expirations handled per second
  *	fdbench batch	64 queued realtime signals: siginfos returned by one
  *			read() of a 64-entry buffer, read() calls per signal
+ *	fdbench threads	poll()+read() of an SFD_EXCLUSIVE signalfd in a
+ *			process of 1 and of 64 threads: nothing pending, one
+ *			signal sent to the process, one sent to another thread
  *
  * BENCH_MS (default 300) sets how long each method is timed, in chunks
  * of 20 ms alternating between the methods compared (see measure()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +43,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -691,6 +697,122 @@ static int cmd_batch(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* a claiming signalfd's poll()+read() against the number of threads */
+
+static int th_fd;
+static pid_t th_other;		/* a thread that is not the reader */
+
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *other_thread(void *arg)
+{
+	th_other = syscall(SYS_gettid);
+	return idle_thread(arg);
+}
+
+/* One SFD_EXCLUSIVE signalfd for SIGUSR1 and `threads' - 1 idle threads,
+   the first of which is the target of "threads.*.tgkill".  */
+static int threads_setup(int threads)
+{
+	sigset_t set;
+	pthread_t t;
+	int i;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	th_fd = signalfd(-1, &set, SFD_EXCLUSIVE | SFD_NONBLOCK);
+	if (th_fd < 0)
+		return 0;
+	for (i = 1; i < threads; i++)
+		if (pthread_create(&t, NULL, i == 1 ? other_thread : idle_thread,
+				   NULL))
+			die("pthread_create");
+	while (threads > 1 && !__atomic_load_n(&th_other, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return 1;
+}
+
+/* poll() and read() the descriptor; returns whether a signal was read */
+static int poll_read(void)
+{
+	struct pollfd p = { .fd = th_fd, .events = POLLIN };
+	struct signalfd_siginfo si;
+	ssize_t r;
+
+	if (poll(&p, 1, 0) < 0)
+		die("poll");
+	r = read(th_fd, &si, sizeof(si));
+	if (r < 0 && errno != EAGAIN)
+		die("read");
+	if (r >= 0 && (r != sizeof(si) || si.ssi_signo != SIGUSR1)) {
+		fprintf(stderr, "fdbench: read %zd bytes, signal %u\n", r,
+			si.ssi_signo);
+		exit(2);
+	}
+	return r > 0;
+}
+
+static long idle_op(double *aux)
+{
+	(void)aux;
+	if (poll_read()) {
+		fprintf(stderr, "fdbench: a signal nobody sent\n");
+		exit(2);
+	}
+	return 1;
+}
+
+static long kill_read_op(double *aux)
+{
+	(void)aux;
+	if (kill(getpid(), SIGUSR1))
+		die("kill");
+	if (!poll_read()) {
+		fprintf(stderr, "fdbench: the signal sent was not read\n");
+		exit(2);
+	}
+	return 1;
+}
+
+static long tgkill_read_op(double *aux)
+{
+	pid_t to = th_other ? th_other : (pid_t)syscall(SYS_gettid);
+
+	(void)aux;
+	if (syscall(SYS_tgkill, getpid(), to, SIGUSR1))
+		die("tgkill");
+	if (!poll_read()) {
+		fprintf(stderr, "fdbench: the signal sent was not read\n");
+		exit(2);
+	}
+	return 1;
+}
+
+static int cmd_threads(void)
+{
+	struct method m[] = {
+		{ .name = "threads.1.idle", .setup = threads_setup, .op = idle_op, .arg = 1 },
+		{ .name = "threads.64.idle", .setup = threads_setup, .op = idle_op, .arg = 64 },
+		{ .name = "threads.1.kill", .setup = threads_setup, .op = kill_read_op, .arg = 1 },
+		{ .name = "threads.64.kill", .setup = threads_setup, .op = kill_read_op, .arg = 64 },
+		{ .name = "threads.1.tgkill", .setup = threads_setup, .op = tgkill_read_op, .arg = 1 },
+		{ .name = "threads.64.tgkill", .setup = threads_setup, .op = tgkill_read_op, .arg = 64 },
+	};
+	int i;
+
+	measure(m, 6);
+	for (i = 0; i < 6; i++)
+		report_time(&m[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *ms = getenv("BENCH_MS");
@@ -710,7 +832,9 @@ int main(int argc, char **argv)
 		return cmd_tfdmany();
 	if (argc == 2 && !strcmp(argv[1], "batch"))
 		return cmd_batch();
+	if (argc == 2 && !strcmp(argv[1], "threads"))
+		return cmd_threads();
 	fprintf(stderr,
-		"usage: fdbench fanout|excl|kill|tfdcycle|tfdmany|batch\n");
+		"usage: fdbench fanout|excl|kill|tfdcycle|tfdmany|batch|threads\n");
 	return 2;
 }

@@ -148,6 +148,10 @@ END {
 	row("kill() to self, handler, no signalfd: time", "cross", "", "kill.handler", "", "<=", 1.02, "ns")
 	row("kill() to self, ignored signal, no signalfd: time", "cross", "", "kill.ignored", "", "<=", 1.02, "ns")
 	row("getppid(): null syscall, the boots' noise floor", "cross", "", "null.getppid", "", "", "", "ns")
+	print "-- SFD_EXCLUSIVE: poll()+read() of a claiming fd, 64 threads / 1 thread"
+	row("nothing pending", "ratio", "patched", "threads.64.idle", "threads.1.idle", "<=", 1.1, "ns")
+	row("one signal sent to the process (kill)", "ratio", "patched", "threads.64.kill", "threads.1.kill", "<=", 1.1, "ns")
+	row("one signal sent to another thread (tgkill)", "ratio", "patched", "threads.64.tgkill", "threads.1.tgkill", "", "", "ns")
 	print "-- timerfd()"
 	row("create+arm+close: timerfd() / timerfd_create+settime", "ratio", "patched", "tfd.cycle.call", "tfd.cycle.create", "<=", 0.7, "ns")
 	row("10000 timerfds: expirations handled/s, call / create", "ratio", "patched", "tfd.many.call.events", "tfd.many.create.events", ">=", 0.98, "/s")

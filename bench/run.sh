@@ -41,7 +41,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_TIMEOUT:=1500}" "${BENCH_CONFIG_DIR:=$srcdir/kernel/config}"
 : "${BENCH_ICOUNT:=1}"
 : "${KBUILD_LOCK:=}" "${BENCH_LOCK_WAIT:=120}"
-benchmarks="fanout excl kill tfdcycle tfdmany batch"
+benchmarks="fanout excl kill tfdcycle tfdmany batch threads"
 wrapped_calls="signalfd timerfd_settime timerfd_gettime"
 
 fail() { echo "bench: $*" >&2; exit 1; }
@@ -103,7 +103,7 @@ baseline=${BENCH_KERNEL_BASELINE:-$(build_kernel baseline --baseline)} || exit 1
 
 # --- the guest's program: static, with the library's own sources ----------
 say "compiling bench/fdbench (static)"
-"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -isystem "$srcdir/include" \
+"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -pthread -isystem "$srcdir/include" \
 	-o "$out/fdbench" "$srcdir/bench/fdbench.c" \
 	"$srcdir/src/signalfd.c" "$srcdir/src/timerfd.c" 2> "$out/fdbench.log" ||
 	{ cat "$out/fdbench.log" >&2
