@@ -720,6 +720,81 @@ static void g_threads(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* claimed signals in another thread's own queue: every way one gets   */
+/* there must be seen by the claiming descriptor's poll and read        */
+
+#ifndef sigev_notify_thread_id
+# define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+static void g_private(void)
+{
+	struct signalfd_siginfo si;
+	struct sigevent ev;
+	struct itimerspec its = { { 0, 0 }, { 0, 1000000 } };
+	struct worker w;
+	sigset_t set, old;
+	timer_t timer;
+	int fd;
+
+	/* The worker starts with SIGUSR2 and SIGRTMIN+4 blocked, so that
+	 * they stay pending in its own queue before any claim.  */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGRTMIN + 4);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	if (worker_start(&w)) {
+		t_ok(0, "start a thread");
+		return;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	handle(SIGUSR2);
+	handle(SIGRTMIN + 3);
+	handle(SIGRTMIN + 4);
+
+	tkill_(getpid(), w.tid, SIGUSR2);
+	tkill_(getpid(), w.tid, SIGRTMIN + 4);
+	sleep_ms(SETTLE_MS);
+	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGUSR2, SIGRTMIN + 3, 0);
+	t_ok(fd >= 0, "claim SIGUSR2 and SIGRTMIN+3 after a SIGUSR2 was sent to a thread that blocks it");
+	t_ok(readable(fd), "poll() sees the SIGUSR2 that was pending in the other thread before the claim");
+	t_ok(sfd_read(fd, &si, 0) && si.ssi_signo == SIGUSR2 && si.ssi_code == SI_TKILL,
+	     "read() takes it (signal %u, code %d)", si.ssi_signo, si.ssi_code);
+
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = SIGRTMIN + 3;
+	ev.sigev_value.sival_int = 33;
+	ev.sigev_notify_thread_id = w.tid;
+	if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0 ||
+	    timer_settime(timer, 0, &its, NULL) != 0) {
+		t_ok(0, "a SIGEV_THREAD_ID timer for the other thread: %s", strerror(errno));
+	} else {
+		t_ok(wait_in(fd, TIMEOUT_MS) && sfd_read(fd, &si, 0) &&
+		     (int)si.ssi_signo == SIGRTMIN + 3 && si.ssi_code == SI_TIMER &&
+		     si.ssi_int == 33,
+		     "a POSIX timer's signal for the other thread is seen by poll() and read");
+		timer_delete(timer);
+	}
+	t_ok(!readable(fd), "then nothing is left to read");
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGRTMIN + 3);
+	sigaddset(&set, SIGRTMIN + 4);
+	t_is(signalfd(fd, &set, 0), fd,
+	     "re-program the claim to add SIGRTMIN+4, pending in the other thread");
+	t_ok(readable(fd) && sfd_read(fd, &si, 0) && (int)si.ssi_signo == SIGRTMIN + 4,
+	     "poll() and read() see it (signal %u)", si.ssi_signo);
+
+	sleep_ms(SETTLE_MS);
+	t_ok(hits[SIGUSR2] == 0 && hits[SIGRTMIN + 3] == 0 && hits[SIGRTMIN + 4] == 0,
+	     "no handler ran");
+	close(fd);
+	worker_stop(&w);
+}
+
+/* ------------------------------------------------------------------ */
 /* point 4: faults are never claimed                                   */
 
 static sigjmp_buf fault_jmp;
@@ -1780,6 +1855,7 @@ static const struct group groups[] = {
 	{ "ignored", g_ignored, 8 },
 	{ "masks", g_masks, 9 },
 	{ "threads", g_threads, 9 },
+	{ "private", g_private, 8 },
 	{ "faults", g_faults, 11 },
 	{ "reprogram", g_reprogram, 12 },
 	{ "jobctl", g_jobctl, 2 },

@@ -207,7 +207,7 @@ static void from_sigqueue(void)
 	if (si)
 		ok(si->ssi_signo == (uint32_t)sig && si->ssi_code == SI_QUEUE &&
 		   si->ssi_pid == (uint32_t)getpid() && si->ssi_uid == getuid() &&
-		   si->ssi_ptr == 0x0123456789abcdefULL &&
+		   si->ssi_ptr == (uint64_t)(uintptr_t)v.sival_ptr &&
 		   (uint32_t)si->ssi_int == 0x89abcdefU,
 		   "sigqueue(): signo, code, pid, uid, ptr and int as sent (ptr %#llx, int %#x)",
 		   (unsigned long long)si->ssi_ptr, (unsigned)si->ssi_int);
@@ -249,7 +249,8 @@ static void from_timer(void)
 	if (si)
 		ok(si->ssi_signo == (uint32_t)sig && si->ssi_code == SI_TIMER &&
 		   si->ssi_tid == (uint32_t)(intptr_t)timer &&
-		   si->ssi_ptr == 0xfedcba9876543210ULL && si->ssi_overrun == 0,
+		   si->ssi_ptr == (uint64_t)(uintptr_t)ev.sigev_value.sival_ptr &&
+		   si->ssi_overrun == 0,
 		   "timer: signo, code, timer id, value and overrun as set (tid %u, overrun %u)",
 		   si->ssi_tid, si->ssi_overrun);
 	timer_delete(timer);
@@ -319,6 +320,21 @@ static void from_sigio(int setsig)
 	close(p[1]);
 }
 
+static int is_pointer(int f)
+{
+	return f == PTR || f == ADDR || f == CALL_ADDR;
+}
+
+/* A pointer field of the siginfo queued by injected(): JUNK in each byte
+ * of a pointer of this ABI.  */
+static uint64_t pointer_junk(void)
+{
+	void *p;
+
+	memset(&p, JUNK, sizeof(p));
+	return (uint64_t)(uintptr_t)p;
+}
+
 /* A siginfo queued to ourselves with garbage in every byte its layout
  * does not define.  The fields it does define get recognisable values,
  * which the read must give back.  */
@@ -342,11 +358,21 @@ static void injected(const char *kind, int sig, int code, unsigned int set)
 		size_t i, junk = 0, want = 0;
 		int f;
 
-		/* The layout's own fields come back as queued: all garbage.  */
+		/* The layout's own fields come back as queued: all garbage.
+		 * A pointer (ssi_ptr, ssi_addr, ssi_call_addr) is as wide as
+		 * the caller's: with 32-bit pointers the kernel zero-extends
+		 * the 4 bytes it got.  */
 		for (f = 0; f < N_FIELDS; f++) {
 			if (!(set & B(f)))
 				continue;
 			want += fields[f].size;
+			if (is_pointer(f)) {
+				uint64_t v;
+
+				memcpy(&v, bytes + fields[f].off, sizeof(v));
+				junk += v == pointer_junk() ? sizeof(v) : 0;
+				continue;
+			}
 			for (i = fields[f].off; i < fields[f].off + fields[f].size; i++)
 				junk += bytes[i] == JUNK;
 		}

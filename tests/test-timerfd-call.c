@@ -225,8 +225,14 @@ static void errors(void)
 	      "re-arming with another clock than the descriptor's");
 	FAILS(timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL, null_its), EFAULT,
 	      "a NULL utmr");
-	FAILS(timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL,
-		      (struct itimerspec *)8), EFAULT, "an unmapped utmr");
+	/* With a 32-bit time_t the wrapper widens *utmr in user space, as
+	 * glibc's timerfd_settime() does there: a bad pointer faults in
+	 * the caller, before the kernel can answer EFAULT.  */
+	if (sizeof(time_t) >= 8)
+		FAILS(timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL,
+			      (struct itimerspec *)8), EFAULT, "an unmapped utmr");
+	else
+		skip(1, "an unmapped utmr: a 32-bit time_t is converted in user space, where a bad pointer faults (as in glibc's wrappers)");
 	FAILS(timerfd(fd, CLOCK_MONOTONIC, TFD_TIMER_REL, null_its), EFAULT,
 	      "re-arming with a NULL utmr");
 	FAILS(read(fd, &small, 3), EINVAL, "a 3-byte read");
