@@ -320,19 +320,28 @@ static void from_sigio(int setsig)
 	close(p[1]);
 }
 
-static int is_pointer(int f)
-{
-	return f == PTR || f == ADDR || f == CALL_ADDR;
-}
-
-/* A pointer field of the siginfo queued by injected(): JUNK in each byte
- * of a pointer of this ABI.  */
-static uint64_t pointer_junk(void)
+/* The 64-bit fields that hold a type of the caller's ABI: a pointer
+ * (ssi_ptr, ssi_addr, ssi_call_addr), which the kernel zero-extends, or
+ * a clock_t (ssi_utime, ssi_stime), which it sign-extends.  Gives in
+ * *expect what injected()'s JUNK bytes of that type read back as, and
+ * returns 1; 0 for the other fields.  On 64-bit ABIs both are all
+ * JUNK.  */
+static int caller_junk(int f, uint64_t *expect)
 {
 	void *p;
+	clock_t c;
 
-	memset(&p, JUNK, sizeof(p));
-	return (uint64_t)(uintptr_t)p;
+	switch (f) {
+	case PTR: case ADDR: case CALL_ADDR:
+		memset(&p, JUNK, sizeof(p));
+		*expect = (uint64_t)(uintptr_t)p;
+		return 1;
+	case UTIME: case STIME:
+		memset(&c, JUNK, sizeof(c));
+		*expect = (uint64_t)(int64_t)c;
+		return 1;
+	}
+	return 0;
 }
 
 /* A siginfo queued to ourselves with garbage in every byte its layout
@@ -359,18 +368,17 @@ static void injected(const char *kind, int sig, int code, unsigned int set)
 		int f;
 
 		/* The layout's own fields come back as queued: all garbage.
-		 * A pointer (ssi_ptr, ssi_addr, ssi_call_addr) is as wide as
-		 * the caller's: with 32-bit pointers the kernel zero-extends
-		 * the 4 bytes it got.  */
+		 * A pointer or clock_t field is as wide as the caller's type,
+		 * see caller_junk().  */
 		for (f = 0; f < N_FIELDS; f++) {
+			uint64_t v, expect;
+
 			if (!(set & B(f)))
 				continue;
 			want += fields[f].size;
-			if (is_pointer(f)) {
-				uint64_t v;
-
+			if (caller_junk(f, &expect)) {
 				memcpy(&v, bytes + fields[f].off, sizeof(v));
-				junk += v == pointer_junk() ? sizeof(v) : 0;
+				junk += v == expect ? sizeof(v) : 0;
 				continue;
 			}
 			for (i = fields[f].off; i < fields[f].off + fields[f].size; i++)
