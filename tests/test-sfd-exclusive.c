@@ -735,7 +735,7 @@ static void g_private(void)
 	struct worker w;
 	sigset_t set, old;
 	timer_t timer;
-	int fd;
+	int fd, r;
 
 	/* The worker starts with SIGUSR2 and SIGRTMIN+4 blocked, so that
 	 * they stay pending in its own queue before any claim.  */
@@ -758,7 +758,8 @@ static void g_private(void)
 	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGUSR2, SIGRTMIN + 3, 0);
 	t_ok(fd >= 0, "claim SIGUSR2 and SIGRTMIN+3 after a SIGUSR2 was sent to a thread that blocks it");
 	t_ok(readable(fd), "poll() sees the SIGUSR2 that was pending in the other thread before the claim");
-	t_ok(sfd_read(fd, &si, 0) && si.ssi_signo == SIGUSR2 && si.ssi_code == SI_TKILL,
+	r = sfd_read(fd, &si, 0);
+	t_ok(r && si.ssi_signo == SIGUSR2 && si.ssi_code == SI_TKILL,
 	     "read() takes it (signal %u, code %d)", si.ssi_signo, si.ssi_code);
 
 	memset(&ev, 0, sizeof(ev));
@@ -784,7 +785,8 @@ static void g_private(void)
 	sigaddset(&set, SIGRTMIN + 4);
 	t_is(signalfd(fd, &set, 0), fd,
 	     "re-program the claim to add SIGRTMIN+4, pending in the other thread");
-	t_ok(readable(fd) && sfd_read(fd, &si, 0) && (int)si.ssi_signo == SIGRTMIN + 4,
+	r = readable(fd) && sfd_read(fd, &si, 0);
+	t_ok(r && (int)si.ssi_signo == SIGRTMIN + 4,
 	     "poll() and read() see it (signal %u)", si.ssi_signo);
 
 	sleep_ms(SETTLE_MS);
