@@ -37,11 +37,11 @@ mv "$work"/linux-source-6.1 "$work/linux" || die "no linux-source-6.1/ in $tarba
 src=$work/linux
 
 kmake=(make -s -C "$src" O="$work/build" ARCH=x86_64 -j"$(nproc)")
-"${kmake[@]}" tinyconfig || die "tinyconfig failed"
+"${kmake[@]}" tinyconfig >"$work/config.log" 2>&1 || die "tinyconfig failed (see $work/config.log)"
 "$src/scripts/config" --file "$work/build/.config" -e 64BIT -e EXPERT -e MULTIUSER \
 	-e SIGNALFD -e TIMERFD -e EPOLL -e PROC_FS -e POSIX_TIMERS -e TTY -e PRINTK \
 	-e IA32_EMULATION -e X86_X32_ABI -e COMPAT_32BIT_TIME -e BINFMT_ELF
-"${kmake[@]}" olddefconfig || die "olddefconfig failed"
+"${kmake[@]}" olddefconfig >>"$work/config.log" 2>&1 || die "olddefconfig failed (see $work/config.log)"
 for opt in SIGNALFD TIMERFD IA32_EMULATION X86_X32_ABI; do
 	grep -q "^CONFIG_$opt=y" "$work/build/.config" || die "tinyconfig could not enable CONFIG_$opt"
 done
