@@ -1,8 +1,10 @@
 /* A failed allocation never costs a signalfd waiter its wake-up.
  *
  * On the patched kernel a signalfd waited on through poll(), epoll or a
- * blocking read() allocates a watch (and, for the first one of a process,
- * a hub), so that a signal wakes only the descriptors that read it.  When
+ * blocking read() is watched from the waiting process, so that a signal
+ * wakes only the descriptors that read it.  The first process to wait on
+ * a descriptor uses the watch kept in the descriptor; any other allocates
+ * one, and the first wait of a process allocates its hub.  When
  * that allocation fails, the waiter must still be woken by the next signal
  * and must not see an error: no POLLERR, no ENOMEM from read().  The
  * allocations are failed one after the other with fail-nth, which only the
@@ -62,18 +64,22 @@ static int drain(int fd)
 }
 
 /* poll(): a blocking poll() registers its waiter, which allocates the
- * watch and, the first time in a process, the hub; fail the n-th
- * allocation while the signal comes from another process 300 ms later.
- * (A poll() with a zero timeout registers nothing.)  Runs in a child, as
- * a fresh process has no hub yet, and reports back in *res.  */
+ * hub the first time in a process, and a watch if the descriptor's own
+ * is taken; fail the n-th allocation while the signal comes from another
+ * process 300 ms later.  (A poll() with a zero timeout registers
+ * nothing.)  Runs in a child, as a fresh process has no hub yet, on @fd
+ * or, if it is -1, a new descriptor, and reports back in *res.  */
 struct poll_result {
 	int woken, revents, drained, reached;
 };
 
-static void poll_case(int nth, struct poll_result *res)
+static void poll_case(int nth, int fd, struct poll_result *res)
 {
 	struct pollfd p;
-	int fd = new_signalfd();
+	int own = fd < 0;
+
+	if (own)
+		fd = new_signalfd();
 	pid_t parent = getpid(), killer;
 
 	killer = fork();
@@ -91,7 +97,44 @@ static void poll_case(int nth, struct poll_result *res)
 	res->revents = p.revents;
 	waitpid(killer, NULL, 0);
 	res->drained = drain(fd);
-	close(fd);
+	if (own)
+		close(fd);
+}
+
+/* The poll() cases, each in a fresh child, failing allocations 1, 2, ...
+ * until one is not reached.  */
+static void poll_cases(int fd, const char *what)
+{
+	int nth;
+
+	for (nth = 1; nth <= MAX_NTH; nth++) {
+		struct poll_result res;
+		int p[2], status;
+		pid_t pid;
+
+		memset(&res, 0, sizeof(res));
+		if (pipe(p))
+			bail("pipe: %s", strerror(errno));
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			alarm(20);
+			fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+			poll_case(nth, fd, &res);
+			_exit(write(p[1], &res, sizeof(res)) != sizeof(res));
+		}
+		close(p[1]);
+		if (read(p[0], &res, sizeof(res)) != sizeof(res))
+			res.woken = -2;
+		close(p[0]);
+		waitpid(pid, &status, 0);
+		ok(res.woken == 1 && res.revents == POLLIN && res.drained,
+		   "%spoll(): allocation %d failed: the signal wakes it, POLLIN and no error (poll %d, revents 0x%x)",
+		   what, nth, res.woken, (unsigned)res.revents);
+		if (!res.reached)
+			break;
+	}
 }
 
 /* epoll: EPOLL_CTL_ADD allocates its epitem first; a failure there is
@@ -158,10 +201,10 @@ static void read_case(int nth)
 
 int main(void)
 {
+	struct epoll_event ev = { .events = EPOLLIN };
 	const char *why = failslab_unready();
-	int nth, reached;
+	int nth, reached, shared, ep;
 	sigset_t mask;
-	pid_t pid;
 
 	if (why) {
 		skip(1, "%s", why);
@@ -172,34 +215,9 @@ int main(void)
 	sigaddset(&mask, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &mask, NULL);	/* inherited by the children */
 
-	/* Each poll() case in a fresh process, which has no hub yet. */
-	for (nth = 1; nth <= MAX_NTH; nth++) {
-		struct poll_result res;
-		int p[2], status;
-
-		memset(&res, 0, sizeof(res));
-		if (pipe(p))
-			bail("pipe: %s", strerror(errno));
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0) {
-			close(p[0]);
-			alarm(20);
-			fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-			poll_case(nth, &res);
-			_exit(write(p[1], &res, sizeof(res)) != sizeof(res));
-		}
-		close(p[1]);
-		if (read(p[0], &res, sizeof(res)) != sizeof(res))
-			res.woken = -2;
-		close(p[0]);
-		waitpid(pid, &status, 0);
-		ok(res.woken == 1 && res.revents == POLLIN && res.drained,
-		   "poll(): allocation %d failed: the signal wakes it, POLLIN and no error (poll %d, revents 0x%x)",
-		   nth, res.woken, (unsigned)res.revents);
-		if (!res.reached)
-			break;
-	}
+	/* Each poll() case in a fresh process, which has no hub yet, on a
+	 * new descriptor: its own watch, the hub.  */
+	poll_cases(-1, "");
 
 	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (fail_nth_fd < 0)
@@ -209,5 +227,15 @@ int main(void)
 		reached = epoll_case(nth);
 	for (nth = 1; nth <= 2; nth++)
 		read_case(nth);
+
+	/* Again on a descriptor this process waits on, so that the child
+	 * allocates a watch as well as its hub.  */
+	shared = new_signalfd();
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, shared, &ev))
+		bail("epoll_ctl: %s", strerror(errno));
+	poll_cases(shared, "inherited fd, waited on by the parent: ");
+	close(ep);
+	close(shared);
 	return done_testing();
 }
