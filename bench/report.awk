@@ -43,7 +43,7 @@ function get(k, f, r) {
 function numeric(x) { return x != "" && x ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ }
 # Per-repetition values of a row into v[]; returns how many.
 #   kind "ratio": k:a / k:b      kind "cross": patched:a / baseline:a
-#   kind "value": k:a
+#   kind "value": k:a            kind "diff": patched:a - baseline:a
 function collect(kind, k, a, b, v,    r, n, x, y) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
@@ -52,9 +52,11 @@ function collect(kind, k, a, b, v,    r, n, x, y) {
 			if (!numeric(x)) continue
 			v[++n] = x
 		} else {
-			x = kind == "cross" ? get("patched", a, r) : get(k, a, r)
-			y = kind == "cross" ? get("baseline", a, r) : get(k, b, r)
-			if (!numeric(x) || !numeric(y) || y == 0) continue
+			x = kind ~ /cross|diff/ ? get("patched", a, r) : get(k, a, r)
+			y = kind ~ /cross|diff/ ? get("baseline", a, r) : get(k, b, r)
+			if (!numeric(x) || !numeric(y)) continue
+			if (kind == "diff") { v[++n] = x - y; continue }
+			if (y == 0) continue
 			v[++n] = x / y
 		}
 	}
@@ -77,14 +79,14 @@ function why(k, f,    r) {
 }
 # Why a row has no value: the first of its figures that is missing.
 function whyrow(kind, k, a, b) {
-	if (kind == "cross")
+	if (kind ~ /cross|diff/)
 		return !numeric(get("patched", a, 1)) ? why("patched", a) : why("baseline", a)
 	if (kind == "ratio" && numeric(get(k, a, 1)))
 		return why(k, b)
 	return why(k, a)
 }
 function row(text, kind, k, a, b, op, goal, u, note,    n, v, verdict, kk, m, l, h) {
-	kk = kind == "cross" ? "patched/baseline" : k
+	kk = kind == "cross" ? "patched/baseline" : kind == "diff" ? "patched-baseline" : k
 	n = collect(kind, k, a, b, v)
 	if (n == 0) {
 		printf "%-54s %-16s %4s  %-22s %-8s %s\n", text, kk, 0, "-",
@@ -105,7 +107,7 @@ function row(text, kind, k, a, b, op, goal, u, note,    n, v, verdict, kk, m, l,
 	if (note == "") {
 		if (kind == "ratio")
 			note = unit(raw(k, a), u) " vs " unit(raw(k, b), u)
-		else if (kind == "cross")
+		else if (kind ~ /cross|diff/)
 			note = unit(raw("patched", a), u) " vs " unit(raw("baseline", a), u)
 	}
 	printf "%-54s %-16s %4d  %-22s %-8s %-16s %s\n", text, kk, n,
@@ -152,6 +154,11 @@ END {
 	row("nothing pending", "ratio", "patched", "threads.64.idle", "threads.1.idle", "<=", 1.1, "ns")
 	row("one signal sent to the process (kill)", "ratio", "patched", "threads.64.kill", "threads.1.kill", "<=", 1.1, "ns")
 	row("one signal sent to another thread (tgkill)", "ratio", "patched", "threads.64.tgkill", "threads.1.tgkill", "", "", "ns")
+	print "-- memory: slab bytes per signalfd, 4000 of them (/proc/meminfo Slab), patched - baseline"
+	row("created and added to an epoll set (watched)", "diff", "", "memory.watched", "", "<=", 128, " B")
+	row("added to a second process's epoll set", "diff", "", "memory.epoll2", "", "<=", 128, " B")
+	row("created only", "diff", "", "memory.create", "", "", "", " B")
+	row("added to an epoll set only", "diff", "", "memory.epoll", "", "", "", " B")
 	print "-- timerfd()"
 	row("create+arm+close: timerfd() / timerfd_create+settime", "ratio", "patched", "tfd.cycle.call", "tfd.cycle.create", "<=", 0.7, "ns")
 	row("10000 timerfds: expirations handled/s, call / create", "ratio", "patched", "tfd.many.call.events", "tfd.many.create.events", ">=", 0.98, "/s")
