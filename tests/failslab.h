@@ -2,6 +2,7 @@
  * the n-th slab allocation of this thread fail (CONFIG_FAILSLAB).
  *
  * failslab_unready()   NULL when fail-nth can be used, else why not
+ * failslab_nth(fd, n)  arm fail-nth (fd: /proc/thread-self/fail-nth)
  *
  * Include after tap.h (it reports through diag()).
  */
@@ -93,6 +94,22 @@ static const char *failslab_unready(void)
 	}
 	state = 1;
 	return NULL;
+}
+
+/* Arm fail-nth, open as @fd, for the @n-th allocation from now (0
+ * disarms).  Returns the value it held: > 0 while an allocation armed
+ * before was not reached; -1 if it cannot be written.  */
+static int failslab_nth(int fd, int n)
+{
+	char left[16], arm[16];
+	ssize_t r;
+
+	r = pread(fd, left, sizeof(left) - 1, 0);
+	left[r > 0 ? r : 0] = '\0';
+	snprintf(arm, sizeof(arm), "%d", n);
+	if (pwrite(fd, arm, strlen(arm), 0) < 0)
+		return -1;
+	return atoi(left);
 }
 
 #endif

@@ -625,24 +625,20 @@ static long call_in_child(const struct section *sec, const struct row *r,
 static long call_failing_allocs(const struct section *sec,
 				const struct row *r, int *err)
 {
-	char left[16];
 	long ret = -2;
-	ssize_t n;
-	int nth, fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	int nth, left, fd = open("/proc/thread-self/fail-nth", O_RDWR);
 
 	*err = errno;
 	if (fd < 0)
 		return -2;
 	for (nth = 1; nth <= 100; nth++) {
-		snprintf(left, sizeof(left), "%d", nth);
-		if (pwrite(fd, left, strlen(left), 0) < 0)
+		if (failslab_nth(fd, nth) < 0)
 			break;
 		errno = 0;
 		ret = sec->fn(r);
 		*err = errno;
-		n = pread(fd, left, sizeof(left) - 1, 0);
-		left[n > 0 ? n : 0] = 0;
-		if (pwrite(fd, "0", 1, 0) < 0)
+		left = failslab_nth(fd, 0);
+		if (left < 0)
 			break;
 		if (ret >= 0 && r->fd == F_NEW)
 			close((int)ret);
@@ -650,7 +646,7 @@ static long call_failing_allocs(const struct section *sec,
 			break;
 		if (ret == -1)
 			diag("  allocation %d failed: %s", nth, strerror(*err));
-		if (atoi(left) > 0) {
+		if (left > 0) {
 			diag("  the call makes only %d allocations, none gave ENOMEM",
 			     nth - 1);
 			break;

@@ -35,15 +35,11 @@ static int fail_nth_fd = -1;
  * read back before disarming is > 0 while the n-th was not reached.  */
 static int fail_nth(int n)
 {
-	char left[16], arm[16];
-	ssize_t r;
+	int left = failslab_nth(fail_nth_fd, n);
 
-	r = pread(fail_nth_fd, left, sizeof(left) - 1, 0);
-	left[r > 0 ? r : 0] = '\0';
-	snprintf(arm, sizeof(arm), "%d", n);
-	if (pwrite(fail_nth_fd, arm, strlen(arm), 0) < 0)
+	if (left < 0)
 		bail("cannot write /proc/thread-self/fail-nth: %s", strerror(errno));
-	return atoi(left);
+	return left;
 }
 
 static int new_signalfd(void)
