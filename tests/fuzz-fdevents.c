@@ -266,7 +266,11 @@ static void one_call(void)
 		else if (c == C_SIGNALFD4)
 			ret = syscall(SYS_signalfd4, fd, m, size, any_flags());
 		else
+#ifdef SYS_signalfd
 			ret = syscall(SYS_signalfd, fd, m, size);
+#else		/* arm64 and riscv have only signalfd4 */
+			ret = syscall(SYS_signalfd4, fd, m, size, 0);
+#endif
 		break;
 	}
 	case C_CREATE:

@@ -47,7 +47,7 @@
 
 #define US 1000L
 #define MS 1000000L
-#define NS_PER_S 1000000000L
+#define NS_PER_S 1000000000LL
 
 typedef atomic_ulong counter;
 
