@@ -17,38 +17,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 set -uo pipefail
 me=check-cross.sh
-die() { echo "$me: $*" >&2; exit 1; }
-kdir=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+# shellcheck source=kernel/series-lib.sh
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/series-lib.sh"
 work=$(readlink -f "${1:-cross}")
-tarball=${FDEVENTS_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-
-[ -f "$tarball" ] || die "$tarball not found; install it with: apt-get install linux-source-6.1"
-command -v aarch64-linux-gnu-gcc >/dev/null ||
-	die "aarch64-linux-gnu-gcc not found; install it with: apt-get install gcc-aarch64-linux-gnu"
-for tool in flex bison bc; do
-	command -v $tool >/dev/null || die "$tool not found; install it with: apt-get install $tool"
-done
+need_tools aarch64-linux-gnu-gcc flex bison bc patch
 
 # --- the patched tree -------------------------------------------------------
-mapfile -t patches < <(sed -e 's/[[:space:]].*//' -e '/^#/d' -e '/^$/d' "$kdir/patches/series")
+read_series
 sum=$(cd "$kdir/patches" && cat series "${patches[@]}" | sha256sum | cut -c1-16)
 src=$work/linux
 if [ "$(cat "$work/stamp" 2>/dev/null)" != "$sum" ]; then
-	echo "$me: extracting and patching $tarball into $src"
-	rm -rf "$work"
-	mkdir -p "$work"
-	tar -xf "$tarball" -C "$work" || die "cannot extract $tarball"
-	mv "$work"/linux-source-6.1 "$src" || die "no linux-source-6.1/ in $tarball"
+	extract_tree "$work"
 	for p in "${patches[@]}"; do
-		patch -s -p1 -d "$src" <"$kdir/patches/$p" || die "$p does not apply"
+		apply_patch "$src" "$p" || die "$p does not apply"
 	done
 	echo "$sum" >"$work/stamp"
 fi
-
-failed=0
-check() { # status description
-	if [ "$1" = 0 ]; then echo "PASS: $2"; else echo "FAIL: $2"; failed=1; fi
-}
 
 # --- 1. arm64 ---------------------------------------------------------------
 a64=(make -s -C "$src" O="$work/arm64" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$(nproc)")

@@ -16,24 +16,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 set -uo pipefail
 me=check-series.sh
-die() { echo "$me: $*" >&2; exit 1; }
-kdir=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+# shellcheck source=kernel/series-lib.sh
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/series-lib.sh"
 work=$(readlink -f "${1:-series-check}")
-tarball=${FDEVENTS_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-
-[ -f "$tarball" ] || die "$tarball not found; install it with: apt-get install linux-source-6.1"
-for tool in gcc make flex bison bc patch; do
-	command -v $tool >/dev/null || die "$tool not found; install it with: apt-get install $tool"
-done
-
-mapfile -t patches < <(sed -e 's/[[:space:]].*//' -e '/^#/d' -e '/^$/d' "$kdir/patches/series")
-[ ${#patches[@]} -gt 0 ] || die "no patches in $kdir/patches/series"
-
-echo "$me: extracting $tarball into $work/linux"
-rm -rf "$work"
-mkdir -p "$work"
-tar -xf "$tarball" -C "$work" || die "cannot extract $tarball"
-mv "$work"/linux-source-6.1 "$work/linux" || die "no linux-source-6.1/ in $tarball"
+need_tools gcc make flex bison bc patch
+read_series
+extract_tree "$work"
 src=$work/linux
 
 kmake=(make -s -C "$src" O="$work/build" ARCH=x86_64 -j"$(nproc)")
@@ -46,11 +34,6 @@ for opt in SIGNALFD TIMERFD IA32_EMULATION X86_X32_ABI; do
 	grep -q "^CONFIG_$opt=y" "$work/build/.config" || die "tinyconfig could not enable CONFIG_$opt"
 done
 
-failed=0
-check() { # status description
-	if [ "$1" = 0 ]; then echo "PASS: $2"; else echo "FAIL: $2"; failed=1; fi
-}
-
 start=$(date +%s)
 "${kmake[@]}" vmlinux >"$work/build-0000.log" 2>&1
 check $? "the unpatched tree builds ($(($(date +%s) - start)) s; log: $work/build-0000.log)"
@@ -58,8 +41,7 @@ check $? "the unpatched tree builds ($(($(date +%s) - start)) s; log: $work/buil
 
 for p in "${patches[@]}"; do
 	n=${p%%-*}
-	patch -s -p1 -d "$src" <"$kdir/patches/$p" ||
-		{ check 1 "$p applies"; exit 1; }
+	apply_patch "$src" "$p" || { check 1 "$p applies"; exit 1; }
 	if ! grep -E '^\+\+\+ b/' "$kdir/patches/$p" | grep -qvE '^\+\+\+ b/(tools/|MAINTAINERS$)'; then
 		check 0 "$p touches only tools/ and MAINTAINERS (the kselftests: build-kernel.sh builds them)"
 		continue
