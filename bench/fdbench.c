@@ -27,7 +27,8 @@
  *			read() of a 64-entry buffer, read() calls per signal
  *	fdbench threads	poll()+read() of an SFD_EXCLUSIVE signalfd in a
  *			process of 1 and of 64 threads: nothing pending, one
- *			signal sent to the process, one sent to another thread
+ *			signal sent to the process, one sent to another thread;
+ *			and of a plain signalfd with nothing pending
  *	fdbench memory	slab memory per signalfd, over 4000 of them:
  *			created, added to an epoll set, and added to a second
  *			process's epoll set
@@ -721,16 +722,24 @@ static void *other_thread(void *arg)
 }
 
 /* One SFD_EXCLUSIVE signalfd for SIGUSR1 and `threads' - 1 idle threads,
-   the first of which is the target of "threads.*.tgkill".  */
-static int threads_setup(int threads)
+   the first of which is the target of "threads.*.tgkill".  With PLAIN
+   or'ed into the argument, a plain signalfd over a blocked SIGUSR1
+   instead: what any kernel costs with that many threads.  */
+#define PLAIN 0x10000
+static int threads_setup(int arg)
 {
+	int i, threads = arg & ~PLAIN;
 	sigset_t set;
 	pthread_t t;
-	int i;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
-	th_fd = signalfd(-1, &set, SFD_EXCLUSIVE | SFD_NONBLOCK);
+	if (arg & PLAIN) {
+		block(SIGUSR1);
+		th_fd = signalfd(-1, &set, SFD_NONBLOCK);
+	} else {
+		th_fd = signalfd(-1, &set, SFD_EXCLUSIVE | SFD_NONBLOCK);
+	}
 	if (th_fd < 0)
 		return 0;
 	for (i = 1; i < threads; i++)
@@ -807,11 +816,13 @@ static int cmd_threads(void)
 		{ .name = "threads.64.kill", .setup = threads_setup, .op = kill_read_op, .arg = 64 },
 		{ .name = "threads.1.tgkill", .setup = threads_setup, .op = tgkill_read_op, .arg = 1 },
 		{ .name = "threads.64.tgkill", .setup = threads_setup, .op = tgkill_read_op, .arg = 64 },
+		{ .name = "threads.1.plain.idle", .setup = threads_setup, .op = idle_op, .arg = 1 | PLAIN },
+		{ .name = "threads.64.plain.idle", .setup = threads_setup, .op = idle_op, .arg = 64 | PLAIN },
 	};
 	int i;
 
-	measure(m, 6);
-	for (i = 0; i < 6; i++)
+	measure(m, 8);
+	for (i = 0; i < 8; i++)
 		report_time(&m[i]);
 	return 0;
 }
@@ -843,6 +854,24 @@ static double slab_bytes(void)
 	return kb * 1024;
 }
 
+/* Slab memory once the frees of earlier benchmarks are done: files and
+   dentries are freed after an RCU grace period, and a count that is
+   still falling would be taken from this one's growth.  */
+static double settled_slab_bytes(void)
+{
+	double before, now = slab_bytes();
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		before = now;
+		usleep(100000);
+		now = slab_bytes();
+		if (now == before)
+			break;
+	}
+	return now;
+}
+
 static void add_all(int ep, const int *fds)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -871,7 +900,7 @@ static int cmd_memory(void)
 	ep = epoll_create1(0);
 	if (ep < 0 || pipe(p))
 		die("epoll_create1/pipe");
-	s0 = slab_bytes();
+	s0 = settled_slab_bytes();
 	for (i = 0; i < MEM_FDS; i++) {
 		sigemptyset(&set);
 		sigaddset(&set, SIGRTMIN + i % (SIGRTMAX - SIGRTMIN));
@@ -892,7 +921,7 @@ static int cmd_memory(void)
 
 		if (ep2 < 0)
 			die("epoll_create1");
-		before = slab_bytes();
+		before = settled_slab_bytes();
 		add_all(ep2, fds);
 		child_delta = slab_bytes() - before;
 		_exit(write(p[1], &child_delta, sizeof(child_delta)) !=
