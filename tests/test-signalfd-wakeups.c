@@ -131,11 +131,21 @@ int main(void)
 {
 	int rt1 = SIGRTMIN + 1, rt2 = SIGRTMIN + 2, rt3 = SIGRTMIN + 3;
 	int one, several, other, none, ep;
-	sigset_t all, set;
+	const int used[] = { SIGUSR1, SIGUSR2, rt1, rt2, rt3 };
+	sigset_t set;
 	const char *why;
+	size_t i;
 
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, NULL);	/* threads and children inherit it */
+	/* Every case needs a second thread or process.  */
+	if (emulator())
+		skip_all("under %s, pthread_create() hangs (qemu-user 7.2 on this host, as fork() does); the wake-ups are the kernel's, checked by native runs and in the guest",
+			 emulator());
+
+	/* Blocked before any thread or child exists: all inherit it.  */
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(used) / sizeof(used[0]); i++)
+		sigaddset(&set, used[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
 
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	one = new_sfd(SIGUSR1, 0);
