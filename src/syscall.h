@@ -49,12 +49,21 @@
     ret_; })
 #else
 /* Elsewhere the C library's syscall() does the trap; undo its errno
-   convention so both paths give the wrappers the same raw answer.  */
+   convention so both paths give the wrappers the same raw answer.  A
+   failure the wrapper then recovers from (the ENOSYS before a fallback)
+   must leave errno as the caller had it, as glibc's wrappers do: put
+   back what syscall() overwrote.  */
 static inline long raw_syscall_libc (long n, long a, long b, long c, long d)
 {
+  int saved_errno = errno;
   long ret = syscall (n, a, b, c, d);
 
-  return ret == -1 ? -errno : ret;
+  if (ret == -1)
+    {
+      ret = -errno;
+      errno = saved_errno;
+    }
+  return ret;
 }
 # define raw_syscall4(n, a, b, c, d) \
   raw_syscall_libc (n, (long) (a), (long) (b), (long) (c), (long) (d))

@@ -4,8 +4,11 @@
  *
  * deny_with_enosys(nr1, nr2)  0, or -1 with errno; nr2 may repeat nr1
  *
- * Written for x86_64 only (SECCOMP_ENOSYS_ARCH is defined there);
- * elsewhere it fails with ENOTSUP.
+ * The filter knows the system call ABIs of x86_64, x32, i386 and arm64
+ * (SECCOMP_FILTER_ARCH); elsewhere it fails with ENOTSUP, and under
+ * qemu-user, which refuses every filter, with EINVAL.
+ * SECCOMP_ENOSYS_ARCH is defined on x86_64 only: the tables of
+ * test-errno-table and test-fallback were written for its numbers.
  */
 #ifndef FDEVENTS_TESTS_SECCOMP_ENOSYS_H
 #define FDEVENTS_TESTS_SECCOMP_ENOSYS_H
@@ -19,17 +22,25 @@
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 # define SECCOMP_ENOSYS_ARCH AUDIT_ARCH_X86_64
+# define SECCOMP_FILTER_ARCH AUDIT_ARCH_X86_64
+#elif defined(__x86_64__)
+/* x32's numbers carry __X32_SYSCALL_BIT, as seccomp_data.nr does.  */
+# define SECCOMP_FILTER_ARCH AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+# define SECCOMP_FILTER_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+# define SECCOMP_FILTER_ARCH AUDIT_ARCH_AARCH64
 #endif
 
 __attribute__((unused))
 static int deny_with_enosys(long nr1, long nr2)
 {
-#ifdef SECCOMP_ENOSYS_ARCH
+#ifdef SECCOMP_FILTER_ARCH
 	/* Another architecture's numbers mean other calls: let them be.  */
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ENOSYS_ARCH, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_FILTER_ARCH, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),

@@ -5,7 +5,8 @@
  * result (success or failure) and the same errno; timerfd_settime() and
  * timerfd_gettime() run on two timers armed alike, one for each, and must
  * also return the same old and current values (or leave the buffers alone
- * alike).  Descriptors created by a call are closed straight away.  The
+ * alike).  errno holds a sentinel before each call: a success must leave
+ * it there, in both libraries.  Descriptors created by a call are closed straight away.  The
  * test is built for each time_t the target has (_TIME_BITS=64 on 32-bit
  * targets), and then compares glibc's calls of that width.
  */
@@ -47,18 +48,30 @@ static create_fn libc_timerfd_create;
 static settime_fn libc_timerfd_settime;
 static gettime_fn libc_timerfd_gettime;
 
-/* A result as the caller sees it: -1 and errno, or "a descriptor/0".  */
+/* A result as the caller sees it: -1 and errno, or "a descriptor/0" and
+ * whatever errno the call left (it must be ERRNO_SENTINEL).  */
 struct outcome {
 	int failed;
 	int err;
 	int value;
 };
 
+/* No call sets it: any other value after a success is the wrapper's.  */
+#define ERRNO_SENTINEL 24301
+
+/* CALL's outcome, with errno at the sentinel before it runs.  */
+#define SETTLE(call) (errno = ERRNO_SENTINEL, settle(call))
+
 static void *find_libc(const char *name);
+
+static const char *errno_name(int err)
+{
+	return err == ERRNO_SENTINEL ? "errno untouched" : strerror(err);
+}
 
 static struct outcome settle(int ret)
 {
-	struct outcome o = { ret == -1, ret == -1 ? errno : 0, ret };
+	struct outcome o = { ret == -1, errno, ret };
 
 	return o;
 }
@@ -66,13 +79,14 @@ static struct outcome settle(int ret)
 static int same(const char *what, struct outcome ours, struct outcome libc,
 		int is_fd)
 {
-	int match = ours.failed == libc.failed && ours.err == libc.err;
+	int match = ours.failed == libc.failed && ours.err == libc.err &&
+		    (ours.failed || ours.err == ERRNO_SENTINEL);
 
 	if (!is_fd && !ours.failed)
 		match = match && ours.value == libc.value;
 	ok(match, "%s: ours %d/%s, glibc %d/%s", what,
-	   ours.failed ? -1 : ours.value, strerror(ours.err),
-	   libc.failed ? -1 : libc.value, strerror(libc.err));
+	   ours.failed ? -1 : ours.value, errno_name(ours.err),
+	   libc.failed ? -1 : libc.value, errno_name(libc.err));
 	if (is_fd && !ours.failed)
 		close(ours.value);
 	if (is_fd && !libc.failed)
@@ -151,11 +165,11 @@ static void bad_pointers(int tfd, int tfd2, struct itimerspec *null_its,
 		     rows[i].what);
 #else
 		if (rows[i].get) {
-			a = settle(timerfd_gettime(tfd, rows[i].p));
-			b = settle(libc_timerfd_gettime(tfd2, rows[i].p));
+			a = SETTLE(timerfd_gettime(tfd, rows[i].p));
+			b = SETTLE(libc_timerfd_gettime(tfd2, rows[i].p));
 		} else {
-			a = settle(timerfd_settime(tfd, 0, rows[i].p, rows[i].q));
-			b = settle(libc_timerfd_settime(tfd2, 0, rows[i].p,
+			a = SETTLE(timerfd_settime(tfd, 0, rows[i].p, rows[i].q));
+			b = SETTLE(libc_timerfd_settime(tfd2, 0, rows[i].p,
 							rows[i].q));
 		}
 		same(rows[i].what, a, b, 0);
@@ -203,13 +217,13 @@ static void time32_overflow(int tfd, int tfd2)
 		bail("__timerfd_settime64: %s", strerror(errno));
 	memset(&a_its, 0x5a, sizeof(a_its));
 	memset(&b_its, 0x5a, sizeof(b_its));
-	a = settle(timerfd_gettime(tfd, &a_its));
-	b = settle(libc_timerfd_gettime(tfd2, &b_its));
+	a = SETTLE(timerfd_gettime(tfd, &a_its));
+	b = SETTLE(libc_timerfd_gettime(tfd2, &b_its));
 	overflowed("timerfd_gettime(timer at 2^32 s)", a, b, &a_its, &b_its);
 	memset(&a_its, 0x5a, sizeof(a_its));
 	memset(&b_its, 0x5a, sizeof(b_its));
-	a = settle(timerfd_settime(tfd, 0, &small, &a_its));
-	b = settle(libc_timerfd_settime(tfd2, 0, &small, &b_its));
+	a = SETTLE(timerfd_settime(tfd, 0, &small, &a_its));
+	b = SETTLE(libc_timerfd_settime(tfd2, 0, &small, &b_its));
 	overflowed("timerfd_settime(timer at 2^32 s, 0, 100 s, &old)", a, b,
 		   &a_its, &b_its);
 	timerfd_gettime(tfd, &a_its);
@@ -307,11 +321,9 @@ int main(void)
 			struct outcome a, b;
 			int is_new = rows[i].fd == -1;
 
-			errno = 0;
-			a = settle(signalfd(rows[i].fd, rows[i].mask,
+			a = SETTLE(signalfd(rows[i].fd, rows[i].mask,
 					    rows[i].flags));
-			errno = 0;
-			b = settle(libc_signalfd(rows[i].fd, rows[i].mask,
+			b = SETTLE(libc_signalfd(rows[i].fd, rows[i].mask,
 						 rows[i].flags));
 			same(rows[i].what, a, b, is_new);
 		}
@@ -330,10 +342,8 @@ int main(void)
 				snprintf(what, sizeof(what),
 					 "timerfd_create(%d, %#x)", clock,
 					 flags[j]);
-				errno = 0;
-				a = settle(timerfd_create(clock, flags[j]));
-				errno = 0;
-				b = settle(libc_timerfd_create(clock,
+				a = SETTLE(timerfd_create(clock, flags[j]));
+				b = SETTLE(libc_timerfd_create(clock,
 							       flags[j]));
 				same(what, a, b, 1);
 			}
@@ -344,11 +354,11 @@ int main(void)
 
 			/* Dynamic clocks: a CPU-time clock id is negative.  */
 			clock_getcpuclockid(0, &cpu);
-			a = settle(timerfd_create(cpu, 0));
-			b = settle(libc_timerfd_create(cpu, 0));
+			a = SETTLE(timerfd_create(cpu, 0));
+			b = SETTLE(libc_timerfd_create(cpu, 0));
 			same("timerfd_create(process CPU clock, 0)", a, b, 1);
-			a = settle(timerfd_create(INT_MAX, 0));
-			b = settle(libc_timerfd_create(INT_MAX, 0));
+			a = SETTLE(timerfd_create(INT_MAX, 0));
+			b = SETTLE(libc_timerfd_create(INT_MAX, 0));
 			same("timerfd_create(INT_MAX, 0)", a, b, 1);
 		}
 	}
@@ -406,9 +416,9 @@ int main(void)
 				arm_alike(tfd, tfd2);
 				memset(&olda, 0x5a, sizeof(olda));
 				memset(&oldb, 0x5a, sizeof(oldb));
-				a = settle(timerfd_settime(tfd, flags[j], &its,
+				a = SETTLE(timerfd_settime(tfd, flags[j], &its,
 							   &olda));
-				b = settle(libc_timerfd_settime(tfd2, flags[j],
+				b = SETTLE(libc_timerfd_settime(tfd2, flags[j],
 								&its, &oldb));
 				done = same(what, a, b, 0);
 				if (done && !a.failed)
@@ -435,15 +445,15 @@ int main(void)
 
 			snprintf(what, sizeof(what),
 				 "timerfd_settime(%s, 0, 1 s)", fd_names[i]);
-			a = settle(timerfd_settime(fa, 0, &its, NULL));
-			b = settle(libc_timerfd_settime(fb, 0, &its, NULL));
+			a = SETTLE(timerfd_settime(fa, 0, &its, NULL));
+			b = SETTLE(libc_timerfd_settime(fb, 0, &its, NULL));
 			same(what, a, b, 0);
 			snprintf(what, sizeof(what), "timerfd_gettime(%s)",
 				 fd_names[i]);
 			memset(&cura, 0x5a, sizeof(cura));
 			memset(&curb, 0x5a, sizeof(curb));
-			a = settle(timerfd_gettime(fa, &cura));
-			b = settle(libc_timerfd_gettime(fb, &curb));
+			a = SETTLE(timerfd_gettime(fa, &cura));
+			b = SETTLE(libc_timerfd_gettime(fb, &curb));
 			if (same(what, a, b, 0))
 				same_its(a.failed ? "  curr_value untouched" :
 					 "  curr_value", &cura, &curb, !a.failed);
