@@ -41,6 +41,8 @@ command -v "$QEMU" >/dev/null 2>&1 ||
 	fail "no statically linked busybox at $BUSYBOX: install it with: apt-get install busybox-static"
 command -v cpio >/dev/null 2>&1 || fail "cpio not found: install it with: apt-get install cpio"
 kernel=$(cat "$top_builddir/tests/guest-kernel.path" 2>/dev/null)
+# make wrote why the kernel could not be built (its install hint).
+case $kernel in "error: "*) fail "${kernel#error: }" ;; esac
 [ -f "$kernel" ] ||
 	fail "no kernel in tests/guest-kernel.path: run make check (it runs kernel/build-kernel.sh)"
 # The cross compilers of the i386 and x32 programs, and their C libraries.
