@@ -99,6 +99,7 @@ for t; do
 		{ echo '/* Generated from include/sys/signalfd.h: do not edit.  */'
 		  sed -n '/^struct signalfd_siginfo$/,/^};$/p' "$srcdir/include/sys/signalfd.h"
 		} > "$out/tests/siginfo-layout-header.h" ;;
+	test-timerfd) extra=$srcdir/tests/tfd-ioc-kernel.c ;;
 	*) extra= ;;
 	esac
 	if [ -n "${lib_failed:-}" ]; then

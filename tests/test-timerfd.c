@@ -8,11 +8,13 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
+#include "tfd-ioc-kernel.h"
 
 #define MS 1000000LL
 
@@ -244,6 +246,30 @@ static void flags_are_open_flags(void)
 	is(TFD_NONBLOCK, O_NONBLOCK, "TFD_NONBLOCK is O_NONBLOCK (%#o)", (unsigned int)O_NONBLOCK);
 }
 
+/* TFD_IOC_SET_TICKS: <sys/timerfd.h> defines it with the kernel's value,
+ * and it sets the count a read returns.  */
+static void set_ticks_ioctl(void)
+{
+	uint64_t ticks = 5;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+
+	if (fd < 0)
+		bail("timerfd_create: %s", strerror(errno));
+	is(TFD_IOC_SET_TICKS, kernel_tfd_ioc_set_ticks,
+	   "TFD_IOC_SET_TICKS is <linux/timerfd.h>'s value");
+	if (ioctl(fd, TFD_IOC_SET_TICKS, &ticks) == 0)
+		is((long long)read_ticks(fd), 5,
+		   "TFD_IOC_SET_TICKS 5: a read returns 5");
+	else if (errno == ENOTTY)
+		skip(1, "TFD_IOC_SET_TICKS: this kernel is built without CONFIG_CHECKPOINT_RESTORE (ENOTTY)");
+	else if (emulator())
+		skip(1, "TFD_IOC_SET_TICKS: %s does not pass this ioctl on (%s)",
+		     emulator(), strerror(errno));
+	else
+		ok(0, "TFD_IOC_SET_TICKS 5 fails: %s", strerror(errno));
+	close(fd);
+}
+
 int main(void)
 {
 	struct itimerspec its = spec(MS, 0);
@@ -251,6 +277,7 @@ int main(void)
 
 	flags_are_open_flags();
 	past_2038();
+	set_ticks_ioctl();
 	on_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 	on_clock(CLOCK_REALTIME, "CLOCK_REALTIME");
 	on_clock(CLOCK_BOOTTIME, "CLOCK_BOOTTIME");

@@ -134,6 +134,20 @@ __FDEVENTS_END_DECLS
 # define TFD_TIMER_CANCEL_ON_SET (1 << 1)
 #endif
 
+/* The ioctl that sets a timer's count of expirations, for checkpoint and
+   restore: the kernel's _IOW ('T', 0, __u64) of <linux/timerfd.h>, which
+   glibc's <sys/timerfd.h> lacks and which cannot be included beside it.
+   Written out in each architecture's ioctl encoding, as the flags above
+   are, so that this header adds no <sys/ioctl.h>.  */
+#ifndef TFD_IOC_SET_TICKS
+# if defined __alpha__ || defined __hppa__ || defined __mips__ \
+     || defined __powerpc__ || defined __sparc__
+#  define TFD_IOC_SET_TICKS 0x80085400U
+# else
+#  define TFD_IOC_SET_TICKS 0x40085400U
+# endif
+#endif
+
 /* Timer types of timerfd().  */
 #ifndef TFD_TIMER_REL
 # define TFD_TIMER_REL 1
