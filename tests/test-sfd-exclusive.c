@@ -1,4 +1,4 @@
-/* SFD_EXCLUSIVE: a signalfd that claims its signals (DESIGN.md 2.2).
+/* SFD_EXCLUSIVE: a signalfd that claims its signals ("point N" below is rule N of kernel/SFD_EXCLUSIVE.md).
  *
  * Each group of tests runs in a child process of its own (claims, handlers
  * and threads belong to a process), reports its results over a pipe, and
