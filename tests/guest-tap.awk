@@ -1,9 +1,10 @@
 # Turn the guest's serial console log into one TAP stream for Automake's
 # driver: each program's test points are renumbered and prefixed with its
 # name; each program adds a point for its exit status and plan; the kernel
-# log adds a point that fails on any warning, BUG, Oops, lockdep, KASAN,
-# kmemleak or debug-objects report.  On a kernel with kmemleak, two more
-# points: the final scan ran, and it found no unreferenced object.
+# log adds a point that fails on any warning, BUG, Oops, soft lockup, RCU
+# stall, lockdep, KASAN, kmemleak or debug-objects report.  On a kernel
+# with kmemleak, two more points: the final scan ran, and it found no
+# unreferenced object.
 # The programs built for another ABI (abi/ABI/PROGRAM in the guest) are
 # named "ABI: PROGRAM"; guest.sh's abi-build.status, read first, adds a
 # failed point for each one that did not build.
@@ -87,7 +88,7 @@ in_dmesg {
 	# are cleared on purpose, and the final scans' are the kmemleak points'.
 	if ($0 ~ /kmemleak: (Kernel memory leak detector initialized|[0-9]+ new suspected memory leaks)/)
 		next
-	if ($0 ~ /(WARNING:|BUG:|BUG |Oops|lockdep is turned off|DEBUG_LOCKS_WARN_ON|suspicious RCU|KASAN|kmemleak|ODEBUG|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|Call Trace|corruption|general protection fault|Kernel panic|INFO: task .* blocked)/) {
+	if ($0 ~ /(WARNING:|BUG:|BUG |Oops|lockdep is turned off|DEBUG_LOCKS_WARN_ON|suspicious RCU|KASAN|kmemleak|ODEBUG|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|Call Trace|corruption|general protection fault|Kernel panic|INFO: task .* blocked|soft lockup|rcu_.*stall|detected stalls)/) {
 		kernel_bad++
 		print "# kernel: " $0
 	}
@@ -129,7 +130,7 @@ END {
 		point(0, name ": did not finish (timeout, hang or guest crash)")
 	point(saw_dmesg, "the guest ran every test program and reached the end")
 	point(saw_dmesg && kernel_bad == 0, "kernel log clean: " kernel_bad \
-	      " warning/BUG/Oops/lockdep/KASAN/kmemleak lines")
+	      " warning/BUG/Oops/lockup/stall/lockdep/KASAN/kmemleak lines")
 	if (has_kmemleak == "yes") {
 		point(kmemleak_scans == 2, "kmemleak: the final scans ran (" \
 		      (kmemleak_scans < 0 ? "no report" : kmemleak_scans " of 2") ")")

@@ -10,8 +10,9 @@
 # The kernel's path comes from tests/guest-kernel.path, which make check
 # writes first (kernel/build-kernel.sh, cached).  Set GUEST_SUITE=no to
 # skip the guest (the Debian build does: it has no QEMU); it says so.
-# FDEVENTS_STRESS_SECONDS (60), FDEVENTS_FUZZ_CALLS (1000000) and
-# FDEVENTS_FUZZ_SEED (random, printed) reach the guest's programs.
+# FDEVENTS_STRESS_SECONDS (60), FDEVENTS_FUZZ_CALLS (1000000),
+# FDEVENTS_FUZZ_SEED (random, printed) and FDEVENTS_SCALE_EXIT_N (100000)
+# reach the guest's programs.
 # GUEST_ABI_TESTS are built again, static, for each ABI of
 # FDEVENTS_GUEST_ABIS (i386 i386-time64 x32; tests/abi-build.sh) and run
 # after GUEST_TESTS; their TAP lines start with the ABI ("x32: ...").
@@ -152,6 +153,7 @@ interactive="$interactive"
 export FDEVENTS_STRESS_SECONDS="${FDEVENTS_STRESS_SECONDS:-60}"
 export FDEVENTS_FUZZ_CALLS="${FDEVENTS_FUZZ_CALLS:-1000000}"
 ${FDEVENTS_FUZZ_SEED:+export FDEVENTS_FUZZ_SEED="$FDEVENTS_FUZZ_SEED"}
+${FDEVENTS_SCALE_EXIT_N:+export FDEVENTS_SCALE_EXIT_N="$FDEVENTS_SCALE_EXIT_N"}
 CONF
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.cpio.gz" ||
 	fail "could not pack the initramfs"

@@ -1,0 +1,196 @@
+/* What many signalfds cost a signal, a close and an exit: it must grow
+ * with the waiters, never with the descriptors, and never quadratically.
+ * Ratios of two timings taken side by side in one run, with wide margins
+ * (emulation is noisy): the exact figures are make bench's.
+ *
+ * - Idle descriptors: N signalfds that read SIGUSR1 (with SIGUSR2, and
+ *   alone), each waited on once through epoll and no longer: kill() +
+ *   read() of SIGUSR1 with them must cost what it costs without them,
+ *   within IDLE_MARGIN.
+ * - Teardown: closing 4N such descriptors takes about 4 times as long as
+ *   closing N, within TEARDOWN_MARGIN (quadratic would be 16).
+ * - Exit: a process holding EXIT_N such descriptors exits (the guest
+ *   harness fails the run on any soft-lockup or RCU-stall report).
+ *
+ * FDEVENTS_SCALE_EXIT_N overrides EXIT_N.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#define IDLE_N 4000
+#define ROUNDS 2000
+#define IDLE_MARGIN 3.0
+#define TEARDOWN_N 8000
+#define TEARDOWN_MARGIN 1.5	/* times the linear 4 */
+#define EXIT_N 100000
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int new_sfd(int a, int b)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, a);
+	if (b)
+		sigaddset(&set, b);
+	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0)
+		bail("signalfd: %s", strerror(errno));
+	return fd;
+}
+
+/* N descriptors reading A (and B), each added to one epoll set that is
+ * then closed: waited on once, and no longer.  */
+static void make_idle(int *fds, int n, int a, int b)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(EPOLL_CLOEXEC), i;
+
+	if (ep < 0)
+		bail("epoll_create1: %s", strerror(errno));
+	for (i = 0; i < n; i++) {
+		fds[i] = new_sfd(a, b);
+		ev.data.fd = fds[i];
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev) != 0)
+			bail("epoll_ctl: %s", strerror(errno));
+	}
+	close(ep);
+}
+
+/* Seconds for ROUNDS of kill(self, SIGUSR1) + read() on READER.  */
+static double signal_rounds(int reader)
+{
+	struct signalfd_siginfo si;
+	double t = now();
+	int i;
+
+	for (i = 0; i < ROUNDS; i++) {
+		kill(getpid(), SIGUSR1);
+		if (read(reader, &si, sizeof(si)) != sizeof(si))
+			bail("read: %s", strerror(errno));
+	}
+	return now() - t;
+}
+
+static void idle_descriptors(int b, const char *what)
+{
+	static int fds[IDLE_N];
+	int reader = new_sfd(SIGUSR1, 0), i;
+	double base, with;
+
+	signal_rounds(reader);		/* warm up */
+	base = signal_rounds(reader);
+	make_idle(fds, IDLE_N, SIGUSR1, b);
+	with = signal_rounds(reader);
+	ok(with < base * IDLE_MARGIN,
+	   "%d idle signalfds reading %s: kill()+read() of SIGUSR1 costs %.2f times as much (limit %.1f)",
+	   IDLE_N, what, with / base, IDLE_MARGIN);
+	for (i = 0; i < IDLE_N; i++)
+		close(fds[i]);
+	close(reader);
+}
+
+/* Seconds to close N descriptors reading SIGUSR1 and SIGUSR2, each
+ * waited on once.  */
+static double close_time(int n)
+{
+	int *fds = malloc(n * sizeof(*fds)), i;
+	double t;
+
+	if (!fds)
+		bail("malloc");
+	make_idle(fds, n, SIGUSR1, SIGUSR2);
+	t = now();
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	t = now() - t;
+	free(fds);
+	return t;
+}
+
+static void teardown(void)
+{
+	double small, big;
+
+	close_time(TEARDOWN_N);		/* warm up */
+	small = close_time(TEARDOWN_N);
+	big = close_time(4 * TEARDOWN_N);
+	ok(big < small * 4 * TEARDOWN_MARGIN,
+	   "closing %d signalfds takes %.1f times as long as closing %d (linear: 4, limit %.1f)",
+	   4 * TEARDOWN_N, big / small, TEARDOWN_N, 4 * TEARDOWN_MARGIN);
+}
+
+static void exit_with_many(int n)
+{
+	int status = 0, waited;
+	double t = now();
+	pid_t c;
+
+	fflush(stdout);
+	c = fork();
+	if (c < 0)
+		bail("fork: %s", strerror(errno));
+	if (c == 0) {
+		int *fds = malloc(n * sizeof(*fds));
+
+		if (!fds)
+			_exit(2);
+		make_idle(fds, n, SIGUSR1, SIGUSR2);
+		_exit(0);	/* the kernel closes them all */
+	}
+	for (waited = 0; waited < 6000; waited++) {	/* 600 s */
+		struct timespec nap = { 0, 100 * 1000 * 1000 };
+
+		if (waitpid(c, &status, WNOHANG) == c)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	ok(waited < 6000 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "a process holding %d signalfds, each waited on once, exits (%.1f s)",
+	   n, now() - t);
+}
+
+int main(void)
+{
+	const char *env = getenv("FDEVENTS_SCALE_EXIT_N");
+	int exit_n = env ? atoi(env) : EXIT_N;
+	int most = exit_n > 4 * TEARDOWN_N ? exit_n : 4 * TEARDOWN_N;
+	struct rlimit nofile = { most + 64, most + 64 };
+	sigset_t usr;
+
+	if (emulator())
+		skip_all("tens of thousands of descriptors under %s: run natively and in the QEMU guest", emulator());
+	if (setrlimit(RLIMIT_NOFILE, &nofile) != 0)
+		skip_all("RLIMIT_NOFILE cannot be raised to %d (%s): run as root, as the guest does",
+			 most + 64, strerror(errno));
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigaddset(&usr, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr, NULL);
+
+	idle_descriptors(SIGUSR2, "SIGUSR1 and SIGUSR2");
+	idle_descriptors(0, "SIGUSR1 alone");
+	teardown();
+	exit_with_many(exit_n);
+	return done_testing();
+}

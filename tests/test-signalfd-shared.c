@@ -1,0 +1,257 @@
+/* A signalfd shared between processes (fork) wakes only the waiters of
+ * the process signalled, as a kernel without the series does, where
+ * every signalfd waiter sits on the queue of its own process's sighand:
+ *
+ * - EPOLLEXCLUSIVE: P and its child C each add the one descriptor to
+ *   their own epoll set with EPOLLEXCLUSIVE, C first; a third process
+ *   signals P.  P's epoll_wait() must report it: C's exclusive waiter
+ *   must not take P's wake-up.
+ * - No herd: while C and P both wait on the descriptor (each in its own
+ *   epoll set), signals sent to P and read there must not wake C (C's
+ *   voluntary context switches, from /proc/C/status, stay put but for a
+ *   margin).
+ * - fdinfo names the owner of a claim (SFD_EXCLUSIVE): "owner:" is the
+ *   owning group's TGID, in the parent as in a fork child that holds a
+ *   copy, and 0 for a plain signalfd.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+static void pause_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+static int epoll_on(int fd, unsigned int events)
+{
+	struct epoll_event ev = { .events = events, .data.fd = fd };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+		bail("epoll: %s", strerror(errno));
+	return ep;
+}
+
+/* A process that sends SIG to PID after MS milliseconds, then exits.  */
+static pid_t kill_later(pid_t pid, int sig, int ms)
+{
+	pid_t k = fork();
+
+	if (k == 0) {
+		pause_ms(ms);
+		_exit(kill(pid, sig) == 0 ? 0 : 1);
+	}
+	if (k < 0)
+		bail("fork: %s", strerror(errno));
+	return k;
+}
+
+static long voluntary_switches(pid_t pid)
+{
+	char path[64], line[256];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* C waits in epoll_wait() (with EVENTS) on SFD for WAIT_MS and reports
+ * the count through the pipe.  Returns C's pid; *PIPE_RD reads the count,
+ * after one byte that says C's epoll set is in place.  */
+static pid_t child_waits(int sfd, unsigned int events, int wait_ms,
+			 int *pipe_rd)
+{
+	int p[2];
+	pid_t c;
+
+	if (pipe(p) != 0)
+		bail("pipe: %s", strerror(errno));
+	c = fork();
+	if (c < 0)
+		bail("fork: %s", strerror(errno));
+	if (c == 0) {
+		struct epoll_event ev;
+		int ep = epoll_on(sfd, events), n;
+
+		close(p[0]);
+		if (write(p[1], "r", 1) != 1)
+			_exit(2);
+		n = epoll_wait(ep, &ev, 1, wait_ms);
+		_exit(write(p[1], &n, sizeof(n)) == sizeof(n) ? 0 : 2);
+	}
+	close(p[1]);
+	*pipe_rd = p[0];
+	{
+		char r;
+
+		if (read(p[0], &r, 1) != 1)
+			bail("the waiting child died");
+	}
+	return c;
+}
+
+static void exclusive_waiters(void)
+{
+	sigset_t usr1;
+	struct epoll_event ev;
+	int sfd, ep, rd, n, child_n = -2, status;
+	pid_t c, k;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	sfd = signalfd(-1, &usr1, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0)
+		bail("signalfd: %s", strerror(errno));
+
+	/* C's exclusive waiter comes first on any queue the two share.  */
+	c = child_waits(sfd, EPOLLIN | EPOLLEXCLUSIVE, 3000, &rd);
+	pause_ms(300);		/* C is in epoll_wait() by now, or soon */
+	ep = epoll_on(sfd, EPOLLIN | EPOLLEXCLUSIVE);
+	k = kill_later(getpid(), SIGUSR1, 200);
+	n = epoll_wait(ep, &ev, 1, 10000);
+	is(n, 1, "EPOLLEXCLUSIVE in two processes: the signalled one's epoll_wait() reports its signal");
+	if (read(rd, &child_n, sizeof(child_n)) != sizeof(child_n))
+		child_n = -2;
+	is(child_n, 0, "  and the other's (the fork child's) reports nothing");
+	waitpid(c, &status, 0);
+	waitpid(k, &status, 0);
+	{
+		struct signalfd_siginfo si;
+
+		ok(read(sfd, &si, sizeof(si)) == sizeof(si) &&
+		   si.ssi_signo == SIGUSR1, "  the signal reads back in the signalled process");
+	}
+	close(ep);
+	close(rd);
+	close(sfd);
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+}
+
+/* 20 signals to P, each read there, while C waits on the descriptor.  */
+static void no_herd(void)
+{
+	const int rounds = 20;
+	struct signalfd_siginfo si;
+	sigset_t usr2;
+	long before, after;
+	int sfd, rd, ep, i, n, status, got = 0;
+	pid_t c;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, NULL);
+	sfd = signalfd(-1, &usr2, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0)
+		bail("signalfd: %s", strerror(errno));
+	c = child_waits(sfd, EPOLLIN, 30000, &rd);
+	/* P waits on the descriptor too (its own epoll set), so that a
+	 * signal to P has waiters to wake: only P's.  */
+	ep = epoll_on(sfd, EPOLLIN);
+	pause_ms(300);
+	before = voluntary_switches(c);
+	for (i = 0; i < rounds; i++) {
+		kill(getpid(), SIGUSR2);
+		got += read(sfd, &si, sizeof(si)) == sizeof(si);
+		pause_ms(20);	/* let a woken child run and sleep again */
+	}
+	after = voluntary_switches(c);
+	is(got, rounds, "no herd: the %d signals read back in the signalled process", rounds);
+	ok(before >= 0 && after >= 0 && after - before < rounds / 4,
+	   "  a fork child waiting on the descriptor is not woken by them (%ld voluntary context switches)",
+	   after - before);
+	kill(c, SIGKILL);
+	waitpid(c, &status, 0);
+	if (read(rd, &n, sizeof(n)) < 0)
+		diag("read: %s", strerror(errno));
+	close(rd);
+	close(ep);
+	close(sfd);
+	sigprocmask(SIG_UNBLOCK, &usr2, NULL);
+}
+
+/* The "owner:" line of /proc/self/fdinfo/FD, or -1 if it has none.  */
+static long fdinfo_owner(int fd)
+{
+	char path[64], line[256];
+	long owner = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		bail("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "owner: %ld", &owner) == 1)
+			break;
+	fclose(f);
+	return owner;
+}
+
+static void fdinfo_owner_line(void)
+{
+	sigset_t mask;
+	int sfd, plain, p[2], status;
+	long in_child = -2;
+	pid_t c;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGWINCH);
+	sfd = signalfd(-1, &mask, SFD_EXCLUSIVE | SFD_CLOEXEC);
+	if (sfd < 0 && errno == EINVAL && !kernel_is_patched()) {
+		skip(3, "this kernel rejects SFD_EXCLUSIVE (EINVAL): claims are shown in the QEMU guest");
+		return;
+	}
+	if (sfd < 0)
+		bail("signalfd(SFD_EXCLUSIVE): %s", strerror(errno));
+	plain = signalfd(-1, &mask, SFD_CLOEXEC);
+	is(fdinfo_owner(sfd), getpid(), "fdinfo of a claiming signalfd: owner is the owning group's TGID");
+	if (pipe(p) != 0)
+		bail("pipe: %s", strerror(errno));
+	c = fork();
+	if (c == 0) {
+		long o = fdinfo_owner(sfd);
+
+		_exit(write(p[1], &o, sizeof(o)) == sizeof(o) ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], &in_child, sizeof(in_child)) != sizeof(in_child))
+		in_child = -2;
+	close(p[0]);
+	waitpid(c, &status, 0);
+	is(in_child, getpid(), "  the same in a fork child that holds a copy (not the child's TGID)");
+	is(fdinfo_owner(plain), 0, "fdinfo of a plain signalfd: owner 0");
+	close(plain);
+	close(sfd);
+}
+
+int main(void)
+{
+	if (fork_broken())
+		skip_all("%s", fork_broken());
+	exclusive_waiters();
+	no_herd();
+	fdinfo_owner_line();
+	return done_testing();
+}
