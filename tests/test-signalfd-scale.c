@@ -8,7 +8,8 @@
  *   read() of SIGUSR1 with them must cost what it costs without them,
  *   within IDLE_MARGIN.
  * - Teardown: closing 4N such descriptors takes about 4 times as long as
- *   closing N, within TEARDOWN_MARGIN (quadratic would be 16).
+ *   closing N, within TEARDOWN_MARGIN (quadratic would be 16; series v4
+ *   took 7.5 here in the debugging guest).
  * - Exit: a process holding EXIT_N such descriptors exits (the guest
  *   harness fails the run on any soft-lockup or RCU-stall report).
  *
@@ -128,16 +129,23 @@ static double close_time(int n)
 	return t;
 }
 
+/* The lowest of three ratios: noise only ever makes one higher.  */
 static void teardown(void)
 {
-	double small, big;
+	double ratio = 0;
+	int i;
 
 	close_time(TEARDOWN_N);		/* warm up */
-	small = close_time(TEARDOWN_N);
-	big = close_time(4 * TEARDOWN_N);
-	ok(big < small * 4 * TEARDOWN_MARGIN,
-	   "closing %d signalfds takes %.1f times as long as closing %d (linear: 4, limit %.1f)",
-	   4 * TEARDOWN_N, big / small, TEARDOWN_N, 4 * TEARDOWN_MARGIN);
+	for (i = 0; i < 3; i++) {
+		double small = close_time(TEARDOWN_N);
+		double big = close_time(4 * TEARDOWN_N);
+
+		if (i == 0 || big / small < ratio)
+			ratio = big / small;
+	}
+	ok(ratio < 4 * TEARDOWN_MARGIN,
+	   "closing %d signalfds takes %.1f times as long as closing %d (lowest of 3; linear: 4, limit %.1f)",
+	   4 * TEARDOWN_N, ratio, TEARDOWN_N, 4 * TEARDOWN_MARGIN);
 }
 
 static void exit_with_many(int n)
