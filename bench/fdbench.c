@@ -14,7 +14,16 @@
  * "unsupported".
  *
  *	fdbench fanout	kill()+epoll_wait()+read() round trip on one signalfd
- *			while N = 0, 64, 512 other signalfds wait in the epoll
+ *			while N = 0, 64, 512 other signalfds wait in the epoll,
+ *			each reading one realtime signal; and while 512 wait
+ *			that each read several (SIGUSR2 and a realtime signal)
+ *	fdbench idle	kill()+read() of SIGUSR1 on one signalfd, beside 0
+ *			and 4000 other signalfds that read SIGUSR1 and SIGUSR2
+ *			(or SIGUSR1 alone), each waited on once and no longer
+ *	fdbench teardown	close() of 4000 and of 16000 signalfds reading
+ *			SIGUSR1 and SIGUSR2, each waited on once: the whole
+ *			loop's time, median of 5 alternating rounds each
+ *			(a fixed amount of work: BENCH_MS does not apply)
  *	fdbench excl	signals/s through an SFD_EXCLUSIVE signalfd and
  *			through a plain one over a sigprocmask()-blocked set
  *	fdbench kill	kill() of a process with no signalfd (handler, ignored),
@@ -265,15 +274,20 @@ static long roundtrip_op(double *aux)
 }
 
 /* The others read one realtime signal each (never sent), so the masks
-   differ from each other and from the target's.  */
-static int fanout_setup(int others)
+   differ from each other and from the target's.  With SEVERAL or'ed
+   into the argument, each reads SIGUSR2 as well (never sent either): a
+   descriptor that reads several signals, which the patched kernel files
+   apart from those that read one.  */
+#define SEVERAL 0x10000
+static int fanout_setup(int arg)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
+	int others = arg & ~SEVERAL, i, fd;
 	sigset_t set;
-	int i, fd;
 
 	raise_nofile(4096);
 	block(SIGUSR1);
+	block(SIGUSR2);
 	for (i = SIGRTMIN; i <= SIGRTMAX; i++)
 		block(i);
 	fo_ep = epoll_create1(0);
@@ -282,6 +296,8 @@ static int fanout_setup(int others)
 	for (i = 0; i < others; i++) {
 		sigemptyset(&set);
 		sigaddset(&set, SIGRTMIN + i % (SIGRTMAX - SIGRTMIN));
+		if (arg & SEVERAL)
+			sigaddset(&set, SIGUSR2);
 		fd = signalfd(-1, &set, SFD_NONBLOCK);
 		if (fd < 0)
 			die("signalfd");
@@ -306,12 +322,169 @@ static int cmd_fanout(void)
 		{ .name = "fanout.0", .setup = fanout_setup, .op = roundtrip_op, .arg = 0 },
 		{ .name = "fanout.64", .setup = fanout_setup, .op = roundtrip_op, .arg = 64 },
 		{ .name = "fanout.512", .setup = fanout_setup, .op = roundtrip_op, .arg = 512 },
+		{ .name = "fanout.several.512", .setup = fanout_setup, .op = roundtrip_op, .arg = 512 | SEVERAL },
+	};
+	int i;
+
+	measure(m, 4);
+	for (i = 0; i < 4; i++)
+		report_time(&m[i]);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* descriptors waited on once and no longer: idle signals, teardown */
+
+static int new_sfd(int a, int b)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, a);
+	if (b)
+		sigaddset(&set, b);
+	fd = signalfd(-1, &set, SFD_NONBLOCK);
+	if (fd < 0)
+		die("signalfd");
+	return fd;
+}
+
+/* N new signalfds reading A (and B unless 0) into fds[], each waited on
+   once and no longer, in the three ways a waiter goes: a third added to
+   an epoll set that is then closed, a third added to another and taken
+   out with EPOLL_CTL_DEL, a third given to one poll() that times out.
+   Nothing is pending (A and B are blocked and not sent).  */
+static void make_idle(int *fds, int n, int a, int b)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct pollfd *p = calloc(n / 3 + 1, sizeof(*p));
+	int closed = epoll_create1(0), del = epoll_create1(0), np = 0, i, r;
+
+	if (closed < 0 || del < 0 || !p)
+		die("epoll_create1/calloc");
+	for (i = 0; i < n; i++) {
+		fds[i] = new_sfd(a, b);
+		ev.data.fd = fds[i];
+		if (i % 3 == 2) {
+			p[np].fd = fds[i];
+			p[np++].events = POLLIN;
+		} else if (epoll_ctl(i % 3 ? del : closed, EPOLL_CTL_ADD,
+				     fds[i], &ev)) {
+			die("epoll_ctl(EPOLL_CTL_ADD)");
+		}
+	}
+	for (i = 1; i < n; i += 3)
+		if (epoll_ctl(del, EPOLL_CTL_DEL, fds[i], NULL))
+			die("epoll_ctl(EPOLL_CTL_DEL)");
+	r = np ? poll(p, np, 1) : 0;
+	if (r) {
+		fprintf(stderr, "fdbench: poll() of idle signalfds gave %d\n", r);
+		exit(2);
+	}
+	close(closed);
+	close(del);
+	free(p);
+}
+
+#define IDLE_N 4000
+static int idle_fds[IDLE_N], idle_reader;
+
+/* kill(self, SIGUSR1) + read() of it on the reader */
+static long idle_kill_op(double *aux)
+{
+	struct signalfd_siginfo si;
+
+	(void)aux;
+	if (kill(getpid(), SIGUSR1))
+		die("kill");
+	if (read(idle_reader, &si, sizeof(si)) != sizeof(si))
+		die("read");
+	if (si.ssi_signo != SIGUSR1) {
+		fprintf(stderr, "fdbench: read signal %u\n", si.ssi_signo);
+		exit(2);
+	}
+	return 1;
+}
+
+/* arg: how many idle descriptors, and the second signal they read (0:
+   SIGUSR1 alone) in the bits above IDLE_SIG.  */
+#define IDLE_SIG 16
+static int idle_setup(int arg)
+{
+	int n = arg & ((1 << IDLE_SIG) - 1);
+
+	raise_nofile(IDLE_N + 64);
+	block(SIGUSR1);
+	block(SIGUSR2);
+	make_idle(idle_fds, n, SIGUSR1, arg >> IDLE_SIG);
+	idle_reader = new_sfd(SIGUSR1, 0);
+	return 1;
+}
+
+static int cmd_idle(void)
+{
+	struct method m[] = {
+		{ .name = "idle.0", .setup = idle_setup, .op = idle_kill_op, .arg = 0 },
+		{ .name = "idle.4000.two", .setup = idle_setup, .op = idle_kill_op,
+		  .arg = IDLE_N | SIGUSR2 << IDLE_SIG },
+		{ .name = "idle.4000.one", .setup = idle_setup, .op = idle_kill_op, .arg = IDLE_N },
 	};
 	int i;
 
 	measure(m, 3);
 	for (i = 0; i < 3; i++)
 		report_time(&m[i]);
+	return 0;
+}
+
+#define TEARDOWN_SMALL 4000
+#define TEARDOWN_BIG 16000
+#define TEARDOWN_ROUNDS 5
+static int td_fds[TEARDOWN_BIG];
+
+/* ns to close N descriptors reading SIGUSR1 and SIGUSR2, each waited on
+   once (made and left idle before the clock starts) */
+static double close_time(int n)
+{
+	double t;
+	int i;
+
+	make_idle(td_fds, n, SIGUSR1, SIGUSR2);
+	t = now_ns();
+	for (i = 0; i < n; i++)
+		if (close(td_fds[i]))
+			die("close");
+	return now_ns() - t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One round of each size in turn, TEARDOWN_ROUNDS times, after a
+   warm-up round of the larger (which also grows the descriptor table):
+   the median of each size's rounds.  */
+static int cmd_teardown(void)
+{
+	double small[TEARDOWN_ROUNDS], big[TEARDOWN_ROUNDS];
+	int i;
+
+	raise_nofile(TEARDOWN_BIG + 64);
+	block(SIGUSR1);
+	block(SIGUSR2);
+	close_time(TEARDOWN_BIG);
+	for (i = 0; i < TEARDOWN_ROUNDS; i++) {
+		small[i] = close_time(TEARDOWN_SMALL);
+		big[i] = close_time(TEARDOWN_BIG);
+	}
+	qsort(small, TEARDOWN_ROUNDS, sizeof(double), cmp_double);
+	qsort(big, TEARDOWN_ROUNDS, sizeof(double), cmp_double);
+	result("teardown.4000", small[TEARDOWN_ROUNDS / 2]);
+	result("teardown.16000", big[TEARDOWN_ROUNDS / 2]);
 	return 0;
 }
 
@@ -949,6 +1122,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "fanout"))
 		return cmd_fanout();
+	if (argc == 2 && !strcmp(argv[1], "idle"))
+		return cmd_idle();
+	if (argc == 2 && !strcmp(argv[1], "teardown"))
+		return cmd_teardown();
 	if (argc == 2 && !strcmp(argv[1], "excl"))
 		return cmd_excl();
 	if (argc == 2 && !strcmp(argv[1], "kill"))
@@ -964,6 +1141,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "memory"))
 		return cmd_memory();
 	fprintf(stderr,
-		"usage: fdbench fanout|excl|kill|tfdcycle|tfdmany|batch|threads|memory\n");
+		"usage: fdbench fanout|idle|teardown|excl|kill|tfdcycle|tfdmany|batch|\n"
+		"       threads|memory\n");
 	return 2;
 }

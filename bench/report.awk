@@ -85,17 +85,27 @@ function whyrow(kind, k, a, b) {
 		return why(k, b)
 	return why(k, a)
 }
-function row(text, kind, k, a, b, op, goal, u, note,    n, v, verdict, kk, m, l, h) {
+# Median over the repetitions of k:a / k:b, or "" when there is none.
+function ratio_median(k, a, b,    v, n) {
+	n = collect("ratio", k, a, b, v)
+	if (!n) return ""
+	summarise(v, n)
+	return med
+}
+# A row whose goal is derived from measured figures passes goal "" when
+# they are missing, and gwhy: why there is no goal.
+function row(text, kind, k, a, b, op, goal, u, note, gwhy,    n, v, verdict, kk, m, l, h) {
 	kk = kind == "cross" ? "patched/baseline" : kind == "diff" ? "patched-baseline" : k
 	n = collect(kind, k, a, b, v)
 	if (n == 0) {
 		printf "%-54s %-16s %4s  %-22s %-8s %s\n", text, kk, 0, "-",
-		       op == "" ? "-" : op " " goal, "n/a: " whyrow(kind, k, a, b)
+		       op == "" ? "-" : op " " (goal == "" ? "?" : goal), "n/a: " whyrow(kind, k, a, b)
 		return
 	}
 	summarise(v, n)
 	m = med; l = lo; h = hi
 	if (op == "") verdict = "-"
+	else if (goal == "") verdict = "no goal"
 	else if (op == "<=") {
 		verdict = med <= goal ? "met" : sprintf("MISSED by %.0f%%", (med / goal - 1) * 100)
 	} else if (op == ">=") {
@@ -110,9 +120,10 @@ function row(text, kind, k, a, b, op, goal, u, note,    n, v, verdict, kk, m, l,
 		else if (kind ~ /cross|diff/)
 			note = unit(raw("patched", a), u) " vs " unit(raw("baseline", a), u)
 	}
+	if (op != "" && goal == "") note = note "; " gwhy
 	printf "%-54s %-16s %4d  %-22s %-8s %-16s %s\n", text, kk, n,
 	       fmt(m) " [" fmt(l) "-" fmt(h) "]",
-	       op == "" ? "-" : op " " goal, verdict, note
+	       op == "" ? "-" : op " " (goal == "" ? "?" : goal), verdict, note
 }
 BEGIN { maxrep = 0 }
 { sub(/\r$/, "") }
@@ -144,6 +155,20 @@ END {
 	row("round trip N=512 / N=0", "ratio", "patched", "fanout.512", "fanout.0", "<=", 1.2, "ns")
 	row("round trip N=0, patched / baseline", "cross", "", "fanout.0", "", "", "", "ns")
 	row("round trip N=512, patched / baseline", "cross", "", "fanout.512", "", "", "", "ns")
+	row("round trip N=512 reading several, all waited / N=0", "ratio", "baseline", "fanout.several.512", "fanout.0", "", "", "ns")
+	row("round trip N=512 reading several, all waited / N=0", "ratio", "patched", "fanout.several.512", "fanout.0", "<=", 1.2, "ns")
+	print "-- idle signalfds: kill()+read() of SIGUSR1 beside N fds each waited on once, no longer"
+	row("idle signalfds N=4000 / N=0, reading SIGUSR1+SIGUSR2", "ratio", "baseline", "idle.4000.two", "idle.0", "", "", "ns")
+	row("idle signalfds N=4000 / N=0, reading SIGUSR1+SIGUSR2", "ratio", "patched", "idle.4000.two", "idle.0", "<=", 1.05, "ns")
+	row("idle signalfds N=4000 / N=0, reading SIGUSR1 alone", "ratio", "baseline", "idle.4000.one", "idle.0", "", "", "ns")
+	row("idle signalfds N=4000 / N=0, reading SIGUSR1 alone", "ratio", "patched", "idle.4000.one", "idle.0", "<=", 1.05, "ns")
+	print "-- teardown: close() of signalfds reading SIGUSR1+SIGUSR2, each waited on once (linear: 4)"
+	# goal: at most 10 % above the baseline kernel's median ratio
+	g = ratio_median("baseline", "teardown.16000", "teardown.4000")
+	row("teardown 16000 / 4000", "ratio", "baseline", "teardown.16000", "teardown.4000", "", "", "ns")
+	row("teardown 16000 / 4000 (goal: baseline's x 1.1)", "ratio", "patched", "teardown.16000", "teardown.4000", "<=",
+	    g == "" ? "" : sprintf("%.3g", g * 1.1) + 0, "ns", "",
+	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "teardown.16000", "teardown.4000"))
 	print "-- SFD_EXCLUSIVE cost"
 	row("signals/s: SFD_EXCLUSIVE fd / plain fd, blocked set", "ratio", "patched", "excl.exclusive", "excl.plain", ">=", 0.95, "/s")
 	row("signals/s through a plain signalfd", "cross", "", "excl.plain", "", ">=", 0.99, "/s")
