@@ -1,0 +1,251 @@
+/* A forced signal escapes a claim even when it has no queue entry.
+ *
+ * The kernel marks the synchronous signals it forces on a thread (here
+ * seccomp's SIGSYS) so that an SFD_EXCLUSIVE claim of the same signal
+ * never holds them.  When the siginfo's allocation fails, the signal is
+ * pending without an entry to carry the mark; it must still be delivered
+ * as it would be without the claim:
+ *
+ * - SECCOMP_RET_TRAP: the SIGSYS handler runs (with the siginfo lost,
+ *   si_code SI_USER, as when the allocation fails without a claim), and
+ *   the claiming signalfd has nothing to read;
+ * - the same behind a claimed SIGSYS already pending from tgkill();
+ * - SECCOMP_RET_KILL_PROCESS: the process dies of SIGSYS at that call.
+ *   Surviving would let it make another call, which the kernel answers
+ *   with a warning and SIGKILL.
+ *
+ * Each case runs in a child, once without fault injection and once with
+ * fail-nth failing the first allocation of the call (the siginfo's);
+ * fail-nth exists on the guest's debugging kernel only: elsewhere the
+ * injected cases say why they skip.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "failslab.h"
+#include "seccomp-enosys.h"
+
+/* What a child saw, sent back through a pipe.  */
+struct report {
+	int handled;		/* SIGSYS handler runs */
+	int code;		/* si_code of the last one */
+	int read_signo;		/* what the claiming signalfd read, or 0 */
+	int injected;		/* fail-nth was reached (-1: not armed) */
+	char err[120];		/* why the child could not run the case */
+};
+
+static volatile sig_atomic_t handled, handled_code;
+
+static void on_sigsys(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig, (void)uc;
+	handled++;
+	handled_code = info->si_code;
+}
+
+/* A filter with ACTION for the calls of getppid(); every other call is
+ * allowed.  */
+static int filter_getppid(unsigned int action)
+{
+#ifdef SECCOMP_FILTER_ARCH
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_FILTER_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+#else
+	(void)action;
+	errno = ENOTSUP;
+	return -1;
+#endif
+}
+
+enum forced_case { TRAP, TRAP_BEHIND_CLAIMED, KILL_PROCESS };
+
+/* The child: claim SIGSYS, filter getppid() with the case's action, arm
+ * fail-nth if asked to, call getppid(), report.  */
+static void child(enum forced_case c, int inject, int out)
+{
+	struct report r = { .injected = -1 };
+	struct sigaction sa = { .sa_sigaction = on_sigsys,
+				.sa_flags = SA_SIGINFO };
+	struct signalfd_siginfo si;
+	sigset_t set;
+	int sfd, nth = -1;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGSYS);
+	sigaction(SIGSYS, &sa, NULL);
+	sfd = signalfd(-1, &set, SFD_EXCLUSIVE | SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0) {
+		snprintf(r.err, sizeof(r.err), "signalfd(SFD_EXCLUSIVE): %s",
+			 strerror(errno));
+		goto report;
+	}
+	if (inject &&
+	    (nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC)) < 0) {
+		snprintf(r.err, sizeof(r.err), "/proc/thread-self/fail-nth: %s",
+			 strerror(errno));
+		goto report;
+	}
+	if (c == TRAP_BEHIND_CLAIMED)
+		syscall(SYS_tgkill, getpid(), gettid(), SIGSYS);
+	if (filter_getppid(c == KILL_PROCESS ? SECCOMP_RET_KILL_PROCESS :
+			   SECCOMP_RET_TRAP) != 0) {
+		snprintf(r.err, sizeof(r.err), "seccomp filter: %s",
+			 strerror(errno));
+		goto report;
+	}
+	if (nth >= 0 && failslab_nth(nth, 1) < 0) {
+		snprintf(r.err, sizeof(r.err), "arming fail-nth: %s",
+			 strerror(errno));
+		goto report;
+	}
+	syscall(SYS_getppid);
+	if (nth >= 0)
+		r.injected = failslab_nth(nth, 0) == 0;
+	r.handled = handled;
+	r.code = handled_code;
+	if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		r.read_signo = (int)si.ssi_signo;
+report:
+	if (write(out, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(3);
+	_exit(0);
+}
+
+/* Run the case in a child; its report in *r, its wait status returned
+ * (-1 if it could not be started or sent no report).  */
+static int run(enum forced_case c, int inject, struct report *r)
+{
+	int p[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (pipe2(p, O_CLOEXEC) != 0)
+		bail("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		bail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		child(c, inject, p[1]);
+	}
+	close(p[1]);
+	n = read(p[0], r, sizeof(*r));
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		bail("waitpid: %s", strerror(errno));
+	if (n != (ssize_t)sizeof(*r) && c != KILL_PROCESS)
+		diag("the child sent no report (wait status %#x)", status);
+	return status;
+}
+
+static const char *how(int inject)
+{
+	return inject ? "its siginfo's allocation failed" : "no failure";
+}
+
+static void trap_case(enum forced_case c, int inject, const char *what)
+{
+	struct report r;
+	int status = run(c, inject, &r);
+
+	if (r.err[0]) {
+		ok(0, "%s, %s: %s", what, how(inject), r.err);
+		return;
+	}
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "%s, %s: the process lives (wait status %#x)", what, how(inject),
+	   status);
+	if (inject)
+		ok(r.injected == 1, "%s: fail-nth was reached in the call", what);
+	ok(r.handled >= 1,
+	   "%s, %s: the SIGSYS handler runs (%d times, si_code %d)", what,
+	   how(inject), r.handled, r.code);
+	if (c == TRAP)
+		is(r.read_signo, 0,
+		   "%s, %s: the claiming signalfd holds no SIGSYS", what,
+		   how(inject));
+	else if (!inject)
+		is(r.read_signo, SIGSYS,
+		   "%s: the claimed SIGSYS stays for the signalfd", what);
+	else
+		/* Without the fault's entry, the instance pending may be
+		 * taken for the fault: delivered, never held.  */
+		diag("%s, %s: the signalfd read %d", what, how(inject),
+		     r.read_signo);
+}
+
+static void kill_case(int inject)
+{
+	struct report r;
+	int status = run(KILL_PROCESS, inject, &r);
+
+	if (r.err[0]) {
+		ok(0, "SECCOMP_RET_KILL_PROCESS, %s: %s", how(inject), r.err);
+		return;
+	}
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+	   "SECCOMP_RET_KILL_PROCESS with SIGSYS claimed, %s: killed by SIGSYS (wait status %#x%s)",
+	   how(inject), status,
+	   WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ?
+	   ": SIGKILL means it survived the call" : "");
+}
+
+int main(void)
+{
+	const char *why;
+	sigset_t set;
+	int fd, inject;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGSYS);
+	fd = signalfd(-1, &set, SFD_EXCLUSIVE | SFD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && !kernel_is_patched())
+		skip_all("this kernel rejects SFD_EXCLUSIVE (EINVAL): claims are tested in the QEMU guest");
+	if (fd < 0)
+		bail("signalfd(SFD_EXCLUSIVE): %s", strerror(errno));
+	close(fd);
+#ifndef SECCOMP_FILTER_ARCH
+	skip_all("no seccomp filter for this architecture in tests/seccomp-enosys.h");
+#endif
+	why = fork_broken();
+	if (why)
+		skip_all("%s", why);
+	why = failslab_unready();
+
+	for (inject = 0; inject <= 1; inject++) {
+		if (inject && why) {
+			/* TRAP 4, TRAP_BEHIND_CLAIMED 3, KILL_PROCESS 1 */
+			skip(8, "%s", why);
+			break;
+		}
+		trap_case(TRAP, inject, "SECCOMP_RET_TRAP with SIGSYS claimed");
+		trap_case(TRAP_BEHIND_CLAIMED, inject,
+			  "SECCOMP_RET_TRAP behind a claimed SIGSYS from tgkill()");
+		kill_case(inject);
+	}
+	return done_testing();
+}
