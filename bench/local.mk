@@ -9,6 +9,6 @@ EXTRA_DIST += bench/README.md bench/run.sh bench/guest-init.sh \
 
 bench: all
 	$(AM_V_at)srcdir='$(srcdir)' top_builddir='$(top_builddir)' \
-	  CC='$(CC)' QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' \
+	  CC='$(CC)' QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' KERNEL='$(KERNEL)' \
 	  $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench

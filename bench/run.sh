@@ -32,6 +32,8 @@
 #                      a guest waits BENCH_LOCK_WAIT=120 s for it at most)
 #   BENCH_KERNEL_PATCHED, BENCH_KERNEL_BASELINE
 #                      use these bzImages instead of building them
+#   KERNEL=6.1         the tree, passed to build-kernel.sh --tree: 6.1
+#                      (kernel/patches) or 6.12 (kernel/patches-6.12)
 #   QEMU, BUSYBOX, CC  tools (default qemu-system-x86_64, /bin/busybox, cc)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +42,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_REPS:=5}" "${BENCH_MS:=300}" "${BENCH_SMP:=1}"
 : "${BENCH_TIMEOUT:=1500}" "${BENCH_CONFIG_DIR:=$srcdir/kernel/config}"
 : "${BENCH_ICOUNT:=1}"
-: "${KBUILD_LOCK:=}" "${BENCH_LOCK_WAIT:=120}"
+: "${KBUILD_LOCK:=}" "${BENCH_LOCK_WAIT:=120}" "${KERNEL:=6.1}"
 benchmarks="fanout excl kill tfdcycle tfdmany batch threads memory idle teardown"
 wrapped_calls="signalfd timerfd_settime timerfd_gettime"
 
@@ -80,19 +82,19 @@ fi
 
 # --- the two kernels ---------------------------------------------------------
 build_kernel() { # label [--baseline]
-	say "kernel ($1): kernel/build-kernel.sh $2 (cached; a first build takes several minutes)"
+	say "kernel ($1): kernel/build-kernel.sh --tree $KERNEL $2 (cached; a first build takes several minutes)"
 	# A cached kernel prints its path at once: take it without waiting
 	# for the lock (a build that starts instead is stopped and cleans up).
 	if [ -n "$KBUILD_LOCK" ] &&
-		timeout 15 "$srcdir/kernel/build-kernel.sh" $2 \
+		timeout 15 "$srcdir/kernel/build-kernel.sh" --tree "$KERNEL" $2 \
 			--config-dir "$BENCH_CONFIG_DIR" > "$out/kernel-$1.path" 2>/dev/null &&
 		[ -f "$(tail -n 1 "$out/kernel-$1.path")" ]; then
 		:
 	elif [ -n "$KBUILD_LOCK" ]; then
-		flock "$KBUILD_LOCK" "$srcdir/kernel/build-kernel.sh" $2 \
+		flock "$KBUILD_LOCK" "$srcdir/kernel/build-kernel.sh" --tree "$KERNEL" $2 \
 			--config-dir "$BENCH_CONFIG_DIR" > "$out/kernel-$1.path"
 	else
-		"$srcdir/kernel/build-kernel.sh" $2 \
+		"$srcdir/kernel/build-kernel.sh" --tree "$KERNEL" $2 \
 			--config-dir "$BENCH_CONFIG_DIR" > "$out/kernel-$1.path"
 	fi || fail "building the $1 kernel failed"
 	tail -n 1 "$out/kernel-$1.path"

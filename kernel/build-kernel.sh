@@ -1,19 +1,23 @@
 #!/bin/bash
-# Build the fdevents guest kernel: Debian's linux-source-6.1 tarball with
-# kernel/patches/series applied, configured from tinyconfig plus the
-# kernel/config/*.config fragments.  Prints the absolute path of bzImage
-# as the last line of standard output; progress goes to standard error.
+# Build the fdevents guest kernel: Debian's linux-source-6.1 (or -6.12)
+# tarball with the tree's series applied (kernel/patches/series, or
+# kernel/patches-6.12/series), configured from tinyconfig plus the
+# kernel/config/*.config fragments and the tree's own (kernel/patches-6.12/
+# config/*.config: one named as a common fragment replaces it, any other
+# is added).  Prints the absolute path of bzImage as the last line of
+# standard output; progress goes to standard error.
 #
-#   kernel/build-kernel.sh [--baseline] [--config-dir DIR]
+#   kernel/build-kernel.sh [--tree 6.1|6.12] [--baseline] [--config-dir DIR]
 #
+#   --tree V          the kernel tree: linux-source-V (default 6.1)
 #   --baseline        the same tree and configuration without the series
-#   --config-dir DIR  take the fragments from DIR/*.config
+#   --config-dir DIR  take the common fragments from DIR/*.config
 #
 # Results are cached under
 #   ${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}/KEY/
-# where KEY hashes this script, the series and every patch it lists, every
-# fragment, the compiler's version and the tree's version.  A cached KEY
-# prints its path at once.  See kernel/README.md.
+# where KEY names the tree and hashes this script, the series and every
+# patch it lists, every fragment, the compiler's version and the tree's
+# version.  A cached KEY prints its path at once.  See kernel/README.md.
 #
 # SPDX-License-Identifier: GPL-2.0-only
 
@@ -36,19 +40,22 @@ say() { echo "$me: $*" >&2; }
 
 usage() {
 	cat <<EOF
-usage: $me [--baseline] [--config-dir DIR]
+usage: $me [--tree 6.1|6.12] [--baseline] [--config-dir DIR]
 
-Builds linux-source-6.1 + kernel/patches/series with the configuration
-tinyconfig + DIR/*.config (default: kernel/config), caches it, and prints
-the absolute path of bzImage as the last line.
+Builds linux-source-V + its series (6.1: kernel/patches/series, 6.12:
+kernel/patches-6.12/series) with the configuration tinyconfig +
+DIR/*.config (default: kernel/config) + the series' config/*.config
+(a fragment named as one in DIR replaces it), caches it, and prints the
+absolute path of bzImage as the last line.
 
+  --tree V          the tree: 6.1 (default) or 6.12
   --baseline        build without the patch series (for benchmarks)
-  --config-dir DIR  read the configuration fragments from DIR
+  --config-dir DIR  read the common configuration fragments from DIR
 
 Environment:
   FDEVENTS_KERNEL_CACHE    cache folder
                            (default \${XDG_CACHE_HOME:-\$HOME/.cache}/fdevents/kernel)
-  FDEVENTS_KERNEL_TARBALL  source tarball (default /usr/src/linux-source-6.1.tar.xz)
+  FDEVENTS_KERNEL_TARBALL  source tarball (default /usr/src/linux-source-V.tar.xz)
   FDEVENTS_KERNEL_KEEP_TREE=0  delete the built tree, keep only the results
   FDEVENTS_KERNEL_KEEP_TREES=N keep the build trees of the N newest keys (default 2)
 EOF
@@ -58,8 +65,13 @@ script=$(readlink -f "${BASH_SOURCE[0]}")
 kdir=$(dirname "$script")
 baseline=0
 config_dir=$kdir/config
+kver=6.1
 while [ $# -gt 0 ]; do
 	case $1 in
+	--tree)
+		[ $# -ge 2 ] || die "--tree needs a version (6.1 or 6.12)"
+		kver=$2; shift 2 ;;
+	--tree=*) kver=${1#*=}; shift ;;
 	--baseline) baseline=1; shift ;;
 	--config-dir)
 		[ $# -ge 2 ] || die "--config-dir needs a folder"
@@ -70,11 +82,19 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# Each tree has its series; what its configuration needs beyond the
+# common fragments lives beside the series, in config/.
+case $kver in
+6.1) patch_dir=$kdir/patches ;;
+6.12) patch_dir=$kdir/patches-6.12 ;;
+*) die "--tree $kver: no series for that tree (6.1 or 6.12)" ;;
+esac
+
 # --- prerequisites: one line naming the Debian package ---------------------
 
-tarball=${FDEVENTS_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+tarball=${FDEVENTS_KERNEL_TARBALL:-/usr/src/linux-source-$kver.tar.xz}
 [ -f "$tarball" ] ||
-	die "$tarball not found; install it with: apt-get install linux-source-6.1"
+	die "$tarball not found; install it with: apt-get install linux-source-$kver"
 
 [ "$(uname -m)" = x86_64 ] || die "the guest kernel is x86_64; build it on an x86_64 host"
 
@@ -104,9 +124,15 @@ need_header openssl/opensslv.h libssl-dev
 config_dir=$(readlink -f "$config_dir")
 fragments=()
 for f in "$config_dir"/*.config; do
-	[ -f "$f" ] && fragments+=("$f")
+	[ -f "$f" ] || continue
+	# the tree's fragment of the same name replaces the common one
+	[ -f "$patch_dir/config/${f##*/}" ] && f=$patch_dir/config/${f##*/}
+	fragments+=("$f")
 done
 [ ${#fragments[@]} -gt 0 ] || die "no *.config fragment in $config_dir"
+for f in "$patch_dir"/config/*.config; do
+	[ -f "$f" ] && [ ! -f "$config_dir/${f##*/}" ] && fragments+=("$f")
+done
 
 # --- a snapshot of the inputs ------------------------------------------------
 # The key is computed from these copies and the build uses them, so a file
@@ -144,7 +170,7 @@ cp "$kdir/check-syscall-tables.sh" "$snap/check-syscall-tables.sh"
 cp "${fragments[@]}" "$snap/config/"
 fragments=("$snap"/config/*.config)
 
-series=$kdir/patches/series
+series=$patch_dir/series
 patches=()
 if [ $baseline = 0 ]; then
 	[ -f "$series" ] || die "$series not found"
@@ -152,25 +178,26 @@ if [ $baseline = 0 ]; then
 	# quilt's format: one patch a line, "#" comments, options after the name
 	while read -r p _; do
 		case $p in ''|'#'*) continue ;; esac
-		[ -f "$kdir/patches/$p" ] || die "$p is listed in $series but missing"
+		[ -f "$patch_dir/$p" ] || die "$p is listed in $series but missing"
 		mkdir -p "$(dirname "$snap/patches/$p")"
-		cp "$kdir/patches/$p" "$snap/patches/$p"
+		cp "$patch_dir/$p" "$snap/patches/$p"
 		patches+=("$snap/patches/$p")
 	done <"$snap/series"
 fi
 
 # --- cache key ---------------------------------------------------------------
 
-if [ "$tarball" = /usr/src/linux-source-6.1.tar.xz ] &&
-	tree_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) &&
+if [ "$tarball" = "/usr/src/linux-source-$kver.tar.xz" ] &&
+	tree_version=$(dpkg-query -W -f='${Version}' "linux-source-$kver" 2>/dev/null) &&
 	[ -n "$tree_version" ]; then
-	tree_version="linux-source-6.1 $tree_version"
+	tree_version="linux-source-$kver $tree_version"
 else
 	tree_version="tarball $(sha256sum <"$tarball" | cut -d' ' -f1)"
 fi
 
 hash_inputs() {
 	echo "mode $([ $baseline = 1 ] && echo baseline || echo patched)"
+	echo "series-of $kver"
 	echo "tree $tree_version"
 	echo "compiler $(gcc --version | head -n 1)"
 	echo "script $(sha256sum <"$snap/build-kernel.sh" | cut -d' ' -f1)"
@@ -187,7 +214,7 @@ hash_inputs() {
 }
 inputs=$(hash_inputs)
 hash=$(printf '%s\n' "$inputs" | sha256sum | cut -c1-16)
-key=$([ $baseline = 1 ] && echo baseline || echo patched)-$hash
+key=$([ $baseline = 1 ] && echo baseline || echo patched)-$kver-$hash
 
 cache=${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}
 mkdir -p "$cache" || die "cannot create the cache folder $cache"
@@ -251,7 +278,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS \
 export KBUILD_BUILD_USER=fdevents KBUILD_BUILD_HOST=build
 
 jobs=$(nproc)
-say "building $key in $tmp (${#patches[@]} patch(es), fragments: $(cd "$config_dir" && echo *.config))"
+say "building $key in $tmp (${#patches[@]} patch(es), fragments: ${fragments[*]##*/})"
 say "the first build takes several minutes (about 10 with -j2); later calls use the cache"
 start=$(date +%s)
 

@@ -1,16 +1,19 @@
 #!/bin/bash
 # make check-series: every patch of the series builds on its own.
 #
-#   kernel/check-series.sh [WORKDIR]     (default: ./series-check)
+#   kernel/check-series.sh [--tree 6.1|6.12] [WORKDIR]
+#                                        (default: 6.1, ./series-check)
 #
-# Extracts linux-source-6.1, builds an x86_64 tinyconfig kernel with what
-# the series touches switched on (signalfd, timerfd, epoll, /proc, POSIX
-# timers, the tty layer, i386 and x32 entry), then applies the patches of
-# kernel/patches/series one at a time and rebuilds vmlinux after each, in
-# the same tree: make recompiles only what a patch changed, so the whole
-# check costs a kernel build and a few incremental ones.  A patch that
-# touches only tools/ (the kselftests) is applied and checked to leave
-# the kernel alone; build-kernel.sh builds the selftests themselves.
+# Extracts linux-source-V (6.1 by default), builds an x86_64 tinyconfig
+# kernel with what the series touches switched on (signalfd, timerfd,
+# epoll, /proc, POSIX timers, the tty layer, i386 and x32 entry), then
+# applies the patches of the tree's series (kernel/patches/series or
+# kernel/patches-6.12/series) one at a time and rebuilds vmlinux after
+# each, in the same tree: make recompiles only what a patch changed, so
+# the whole check costs a kernel build and a few incremental ones.  A
+# patch that touches only tools/ (the kselftests) is applied and checked
+# to leave the kernel alone; build-kernel.sh builds the selftests
+# themselves.
 # Booting each step is not checked here.
 #
 # SPDX-License-Identifier: GPL-2.0-only
@@ -18,6 +21,10 @@ set -uo pipefail
 me=check-series.sh
 # shellcheck source=kernel/series-lib.sh
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/series-lib.sh"
+case ${1:-} in
+--tree) [ $# -ge 2 ] || die "--tree needs a version"; set_tree "$2"; shift 2 ;;
+--tree=*) set_tree "${1#*=}"; shift ;;
+esac
 work=$(readlink -f "${1:-series-check}")
 need_tools gcc make flex bison bc patch
 read_series
@@ -42,7 +49,7 @@ check $? "the unpatched tree builds ($(($(date +%s) - start)) s; log: $work/buil
 for p in "${patches[@]}"; do
 	n=${p%%-*}
 	apply_patch "$src" "$p" || { check 1 "$p applies"; exit 1; }
-	if ! grep -E '^\+\+\+ b/' "$kdir/patches/$p" | grep -qvE '^\+\+\+ b/(tools/|MAINTAINERS$)'; then
+	if ! grep -E '^\+\+\+ b/' "$patch_dir/$p" | grep -qvE '^\+\+\+ b/(tools/|MAINTAINERS$)'; then
 		check 0 "$p touches only tools/ and MAINTAINERS (the kselftests: build-kernel.sh builds them)"
 		continue
 	fi
