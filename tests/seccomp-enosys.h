@@ -3,6 +3,9 @@
  * kernel.  Install it in a child (it lasts as long as the process).
  *
  * deny_with_enosys(nr1, nr2)  0, or -1 with errno; nr2 may repeat nr1
+ * seccomp_filter_calls(nr1, nr2, action)
+ *                             the same filter with another action for the
+ *                             two calls (SECCOMP_RET_TRAP, ...)
  *
  * The filter knows the system call ABIs of x86_64, x32, i386 and arm64
  * (SECCOMP_FILTER_ARCH); elsewhere it fails with ENOTSUP, and under
@@ -33,7 +36,7 @@
 #endif
 
 __attribute__((unused))
-static int deny_with_enosys(long nr1, long nr2)
+static int seccomp_filter_calls(long nr1, long nr2, unsigned int action)
 {
 #ifdef SECCOMP_FILTER_ARCH
 	/* Another architecture's numbers mean other calls: let them be.  */
@@ -47,7 +50,7 @@ static int deny_with_enosys(long nr1, long nr2)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr1, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr2, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, action),
 	};
 	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
@@ -56,10 +59,16 @@ static int deny_with_enosys(long nr1, long nr2)
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 #else
-	(void)nr1, (void)nr2;
+	(void)nr1, (void)nr2, (void)action;
 	errno = ENOTSUP;
 	return -1;
 #endif
+}
+
+__attribute__((unused))
+static int deny_with_enosys(long nr1, long nr2)
+{
+	return seccomp_filter_calls(nr1, nr2, SECCOMP_RET_ERRNO | ENOSYS);
 }
 
 #endif

@@ -52,34 +52,6 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc)
 	handled_code = info->si_code;
 }
 
-/* A filter with ACTION for the calls of getppid(); every other call is
- * allowed.  */
-static int filter_getppid(unsigned int action)
-{
-#ifdef SECCOMP_FILTER_ARCH
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_FILTER_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, action),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-#else
-	(void)action;
-	errno = ENOTSUP;
-	return -1;
-#endif
-}
-
 enum forced_case { TRAP, TRAP_BEHIND_CLAIMED, KILL_PROCESS };
 
 /* The child: claim SIGSYS, filter getppid() with the case's action, arm
@@ -110,8 +82,9 @@ static void child(enum forced_case c, int inject, int out)
 	}
 	if (c == TRAP_BEHIND_CLAIMED)
 		syscall(SYS_tgkill, getpid(), gettid(), SIGSYS);
-	if (filter_getppid(c == KILL_PROCESS ? SECCOMP_RET_KILL_PROCESS :
-			   SECCOMP_RET_TRAP) != 0) {
+	if (seccomp_filter_calls(SYS_getppid, SYS_getppid,
+				 c == KILL_PROCESS ? SECCOMP_RET_KILL_PROCESS :
+						     SECCOMP_RET_TRAP) != 0) {
 		snprintf(r.err, sizeof(r.err), "seccomp filter: %s",
 			 strerror(errno));
 		goto report;
