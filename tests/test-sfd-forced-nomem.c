@@ -12,7 +12,14 @@
  * - the same behind a claimed SIGSYS already pending from tgkill();
  * - SECCOMP_RET_KILL_PROCESS: the process dies of SIGSYS at that call.
  *   Surviving would let it make another call, which the kernel answers
- *   with a warning and SIGKILL.
+ *   with a warning and SIGKILL;
+ * - the same trap under ptrace, the tracer resuming the child with the
+ *   SIGSYS it stopped for: the signal is still the fault, delivered, and
+ *   not queued again for the claim;
+ * - the trap with nothing claimed, then a claim of SIGSYS and a SIGSYS
+ *   from tgkill(): the claim holds it.  Losing the entry marks the thread
+ *   until the fault is taken, and no longer, whether or not the process
+ *   claimed anything when it was marked.
  *
  * Each case runs in a child, once without fault injection and once with
  * fail-nth failing the first allocation of the call (the siginfo's);
@@ -25,6 +32,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -40,6 +48,7 @@ struct report {
 	int code;		/* si_code of the last one */
 	int read_signo;		/* what the claiming signalfd read, or 0 */
 	int injected;		/* fail-nth was reached (-1: not armed) */
+	int handled_later;	/* CLAIM_AFTER_TRAP: handler runs for tgkill() */
 	char err[120];		/* why the child could not run the case */
 };
 
@@ -52,10 +61,24 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc)
 	handled_code = info->si_code;
 }
 
-enum forced_case { TRAP, TRAP_BEHIND_CLAIMED, KILL_PROCESS };
+/* An SFD_EXCLUSIVE signalfd for *set, or -1 with the reason in r->err.  */
+static int claim_sigsys(const sigset_t *set, struct report *r)
+{
+	int sfd = signalfd(-1, set, SFD_EXCLUSIVE | SFD_NONBLOCK | SFD_CLOEXEC);
+
+	if (sfd < 0)
+		snprintf(r->err, sizeof(r->err), "signalfd(SFD_EXCLUSIVE): %s",
+			 strerror(errno));
+	return sfd;
+}
+
+enum forced_case {
+	TRAP, TRAP_BEHIND_CLAIMED, KILL_PROCESS, TRAP_TRACED, CLAIM_AFTER_TRAP
+};
 
 /* The child: claim SIGSYS, filter getppid() with the case's action, arm
- * fail-nth if asked to, call getppid(), report.  */
+ * fail-nth if asked to, call getppid(), report.  CLAIM_AFTER_TRAP claims
+ * SIGSYS after the call, and then sends itself one.  */
 static void child(enum forced_case c, int inject, int out)
 {
 	struct report r = { .injected = -1 };
@@ -63,17 +86,18 @@ static void child(enum forced_case c, int inject, int out)
 				.sa_flags = SA_SIGINFO };
 	struct signalfd_siginfo si;
 	sigset_t set;
-	int sfd, nth = -1;
+	int sfd = -1, nth = -1;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGSYS);
 	sigaction(SIGSYS, &sa, NULL);
-	sfd = signalfd(-1, &set, SFD_EXCLUSIVE | SFD_NONBLOCK | SFD_CLOEXEC);
-	if (sfd < 0) {
-		snprintf(r.err, sizeof(r.err), "signalfd(SFD_EXCLUSIVE): %s",
+	if (c == TRAP_TRACED && ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) {
+		snprintf(r.err, sizeof(r.err), "PTRACE_TRACEME: %s",
 			 strerror(errno));
 		goto report;
 	}
+	if (c != CLAIM_AFTER_TRAP && (sfd = claim_sigsys(&set, &r)) < 0)
+		goto report;
 	if (inject &&
 	    (nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC)) < 0) {
 		snprintf(r.err, sizeof(r.err), "/proc/thread-self/fail-nth: %s",
@@ -99,6 +123,12 @@ static void child(enum forced_case c, int inject, int out)
 		r.injected = failslab_nth(nth, 0) == 0;
 	r.handled = handled;
 	r.code = handled_code;
+	if (c == CLAIM_AFTER_TRAP) {
+		if ((sfd = claim_sigsys(&set, &r)) < 0)
+			goto report;
+		syscall(SYS_tgkill, getpid(), gettid(), SIGSYS);
+		r.handled_later = handled - r.handled;
+	}
 	if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 		r.read_signo = (int)si.ssi_signo;
 report:
@@ -107,9 +137,11 @@ report:
 	_exit(0);
 }
 
-/* Run the case in a child; its report in *r, its wait status returned
- * (-1 if it could not be started or sent no report).  */
-static int run(enum forced_case c, int inject, struct report *r)
+/* Run the case in a child; its report in *r, its wait status returned.
+ * A traced child is resumed with the signal of each stop; *sigsys_stops
+ * counts its stops for SIGSYS.  */
+static int run(enum forced_case c, int inject, struct report *r,
+	       int *sigsys_stops)
 {
 	int p[2], status;
 	ssize_t n;
@@ -126,10 +158,20 @@ static int run(enum forced_case c, int inject, struct report *r)
 		child(c, inject, p[1]);
 	}
 	close(p[1]);
+	/* The report is small: the pipe holds it until the child is gone. */
+	*sigsys_stops = 0;
+	for (;;) {
+		if (waitpid(pid, &status, 0) != pid)
+			bail("waitpid: %s", strerror(errno));
+		if (!WIFSTOPPED(status))
+			break;
+		*sigsys_stops += WSTOPSIG(status) == SIGSYS;
+		if (ptrace(PTRACE_CONT, pid, NULL,
+			   (void *)(long)WSTOPSIG(status)) != 0)
+			bail("PTRACE_CONT: %s", strerror(errno));
+	}
 	n = read(p[0], r, sizeof(*r));
 	close(p[0]);
-	if (waitpid(pid, &status, 0) != pid)
-		bail("waitpid: %s", strerror(errno));
 	if (n != (ssize_t)sizeof(*r) && c != KILL_PROCESS)
 		diag("the child sent no report (wait status %#x)", status);
 	return status;
@@ -143,12 +185,15 @@ static const char *how(int inject)
 static void trap_case(enum forced_case c, int inject, const char *what)
 {
 	struct report r;
-	int status = run(c, inject, &r);
+	int stops, status = run(c, inject, &r, &stops);
 
 	if (r.err[0]) {
 		ok(0, "%s, %s: %s", what, how(inject), r.err);
 		return;
 	}
+	if (c == TRAP_TRACED)
+		ok(stops == 1, "%s, %s: the tracer saw the SIGSYS (%d stops)",
+		   what, how(inject), stops);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "%s, %s: the process lives (wait status %#x)", what, how(inject),
 	   status);
@@ -157,7 +202,13 @@ static void trap_case(enum forced_case c, int inject, const char *what)
 	ok(r.handled >= 1,
 	   "%s, %s: the SIGSYS handler runs (%d times, si_code %d)", what,
 	   how(inject), r.handled, r.code);
-	if (c == TRAP)
+	if (c == CLAIM_AFTER_TRAP) {
+		is(r.handled_later, 0,
+		   "%s, %s: the SIGSYS from tgkill() after the claim is not delivered",
+		   what, how(inject));
+		is(r.read_signo, SIGSYS,
+		   "%s, %s: the claiming signalfd reads it", what, how(inject));
+	} else if (c != TRAP_BEHIND_CLAIMED)
 		is(r.read_signo, 0,
 		   "%s, %s: the claiming signalfd holds no SIGSYS", what,
 		   how(inject));
@@ -174,7 +225,7 @@ static void trap_case(enum forced_case c, int inject, const char *what)
 static void kill_case(int inject)
 {
 	struct report r;
-	int status = run(KILL_PROCESS, inject, &r);
+	int stops, status = run(KILL_PROCESS, inject, &r, &stops);
 
 	if (r.err[0]) {
 		ok(0, "SECCOMP_RET_KILL_PROCESS, %s: %s", how(inject), r.err);
@@ -211,14 +262,19 @@ int main(void)
 
 	for (inject = 0; inject <= 1; inject++) {
 		if (inject && why) {
-			/* TRAP 4, TRAP_BEHIND_CLAIMED 3, KILL_PROCESS 1 */
-			skip(8, "%s", why);
+			/* TRAP 4, TRAP_BEHIND_CLAIMED 3, KILL_PROCESS 1,
+			 * TRAP_TRACED 5, CLAIM_AFTER_TRAP 5 */
+			skip(18, "%s", why);
 			break;
 		}
 		trap_case(TRAP, inject, "SECCOMP_RET_TRAP with SIGSYS claimed");
 		trap_case(TRAP_BEHIND_CLAIMED, inject,
 			  "SECCOMP_RET_TRAP behind a claimed SIGSYS from tgkill()");
 		kill_case(inject);
+		trap_case(TRAP_TRACED, inject,
+			  "SECCOMP_RET_TRAP with SIGSYS claimed, traced");
+		trap_case(CLAIM_AFTER_TRAP, inject,
+			  "SECCOMP_RET_TRAP with nothing claimed, then a claim");
 	}
 	return done_testing();
 }
