@@ -12,7 +12,9 @@
  *     timerfd(): every read counts >= 1, the totals only grow;
  *  C. close() while another thread is blocked in read() on a signalfd
  *     (woken by the signal afterwards: close does not wake it) and while
- *     another is in epoll_wait() on a set holding a timerfd;
+ *     another is in epoll_wait() on a set holding a timerfd (a set
+ *     closed before the wait began gives EBADF, or EINVAL once another
+ *     thread's new descriptor took its number);
  *  D. SFD_EXCLUSIVE claims made and dropped in a loop by a process that a
  *     child floods with SIGUSR2: the claimer survives, its handler never
  *     runs while it claims, handler + reads <= sent, > 0;
@@ -353,6 +355,8 @@ static void *b_rearmer(void *arg)
 static struct {
 	counter read_rounds, woken, ebadf_first, read_bad, stuck;
 	counter epoll_rounds, epoll_ready, epoll_timeout, epoll_ebadf, epoll_bad;
+	counter epoll_reused;
+	atomic_int epoll_bad_errno;	/* the first wrong round's errno */
 } c;
 
 struct blocked {
@@ -438,6 +442,10 @@ static void *c_closer(void *arg)
 		its.it_interval = ts_of(1 * MS);
 		if (ep < 0 || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) != 0 ||
 		    epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &ev) != 0) {
+			int zero = 0;
+
+			atomic_compare_exchange_strong(&c.epoll_bad_errno,
+						       &zero, errno);
 			atomic_fetch_add(&c.epoll_bad, 1);
 			close(ep);
 			close(tfd);
@@ -464,7 +472,15 @@ static void *c_closer(void *arg)
 			atomic_fetch_add(&c.epoll_timeout, 1);
 		} else if (r.err == EBADF) {
 			atomic_fetch_add(&c.epoll_ebadf, 1);	/* set closed first */
+		} else if (ep < 0 && r.err == EINVAL) {
+			/* Closed before the wait began, and the number given to
+			 * another thread's new descriptor, not an epoll set. */
+			atomic_fetch_add(&c.epoll_reused, 1);
 		} else {
+			int zero = 0;
+
+			atomic_compare_exchange_strong(&c.epoll_bad_errno,
+						       &zero, r.err);
 			atomic_fetch_add(&c.epoll_bad, 1);
 		}
 		if (ep >= 0)
@@ -1182,12 +1198,13 @@ int main(int argc, char **argv, char **envp)
 	   has_timerfd ? " and timerfd()" : " only");
 
 	/* C */
-	diag("C: read rounds %lu: woken by the signal %lu, closed before the read %lu, wrong %lu; epoll rounds %lu: ready %lu, timed out %lu, set closed first %lu, wrong %lu; stuck %lu",
+	diag("C: read rounds %lu: woken by the signal %lu, closed before the read %lu, wrong %lu; epoll rounds %lu: ready %lu, timed out %lu, set closed first %lu (its number reused %lu), wrong %lu (first errno %d); stuck %lu",
 	     atomic_load(&c.read_rounds), atomic_load(&c.woken),
 	     atomic_load(&c.ebadf_first), atomic_load(&c.read_bad),
 	     atomic_load(&c.epoll_rounds), atomic_load(&c.epoll_ready),
 	     atomic_load(&c.epoll_timeout), atomic_load(&c.epoll_ebadf),
-	     atomic_load(&c.epoll_bad), atomic_load(&c.stuck));
+	     atomic_load(&c.epoll_reused), atomic_load(&c.epoll_bad),
+	     atomic_load(&c.epoll_bad_errno), atomic_load(&c.stuck));
 	ok(atomic_load(&c.read_rounds) > 0 && atomic_load(&c.woken) > 0 &&
 	   atomic_load(&c.read_bad) == 0 && atomic_load(&c.stuck) == 0,
 	   "C: close() under a blocked signalfd read(): each read returned the signal or EBADF");
