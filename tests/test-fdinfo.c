@@ -2,10 +2,14 @@
  * tools (CRIU reads fdinfo): a claiming signalfd says "exclusive: 1" in
  * /proc/PID/fdinfo/N, /proc/PID/status has "SigClm:", the group's claimed
  * set, and a timerfd() descriptor shows its type and its 4-byte reads.
+ * "owner:" names the claiming group in the pid namespace of the procfs
+ * instance read, as every pid in /proc is, not in the reader's.
  * On a kernel without the series each part says why it is skipped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,9 +138,126 @@ static void timerfd_lines(void)
 	close(cfd);
 }
 
+/* How owner_in_new_pidns()'s middle process ended the case.  */
+struct owner_report {
+	int skip;	/* 0; 1 no SFD_EXCLUSIVE; 2 no CLONE_NEWPID; 3 a step failed */
+	int err;	/* errno of the step */
+	long owner;	/* the "owner:" value the reader saw, -1 if none */
+	long want;	/* the owner's TGID in the namespace of that /proc */
+};
+
+/* The value of "owner:" in <procfd>/<pid>/fdinfo/<fd>, or -1.  */
+static long owner_at(int procfd, pid_t pid, int fd)
+{
+	char path[64], line[256];
+	long owner = -1;
+	FILE *f;
+	int ffd;
+
+	snprintf(path, sizeof(path), "%d/fdinfo/%d", (int)pid, fd);
+	ffd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
+	f = ffd < 0 ? NULL : fdopen(ffd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "owner:", 6) == 0)
+			owner = strtol(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	else if (ffd >= 0)
+		close(ffd);
+	return owner;
+}
+
+/* Like every pid under /proc, "owner:" must be the owner's pid in the
+ * namespace of the procfs instance read: a reader in a child pid
+ * namespace, in which the owner has no pid, reads the owner's TGID from
+ * the initial namespace's /proc, not 0.  The case runs in a middle
+ * process M, because unshare(CLONE_NEWPID) cannot be undone and M cannot
+ * fork again once its first child (the new namespace's init) is gone.  */
+static void owner_in_new_pidns(void)
+{
+	struct owner_report r = { .owner = -1, .want = -1 };
+	const char *why = fork_broken();
+	int p[2], status;
+	pid_t m;
+
+	if (why) {
+		skip(1, "owner: seen from a child pid namespace: %s", why);
+		return;
+	}
+	if (pipe(p) != 0)
+		bail("pipe: %s", strerror(errno));
+	fflush(stdout);
+	m = fork();
+	if (m < 0)
+		bail("fork: %s", strerror(errno));
+	if (m == 0) {
+		int sfd, procfd, q[2];
+		sigset_t mask;
+		pid_t c;
+
+		close(p[0]);
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGUSR2);
+		sfd = signalfd(-1, &mask, SFD_EXCLUSIVE | SFD_CLOEXEC);
+		if (sfd < 0)
+			r.skip = errno == EINVAL && !kernel_is_patched() ? 1 : 3;
+		r.err = errno;
+		r.want = getpid();
+		/* the initial namespace's procfs, opened before unshare */
+		procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!r.skip && (procfd < 0 || pipe(q) != 0)) {
+			r.skip = 3;
+			r.err = errno;
+		}
+		if (!r.skip && unshare(CLONE_NEWPID) != 0) {
+			r.skip = errno == EPERM || errno == EINVAL ? 2 : 3;
+			r.err = errno;
+		}
+		if (r.skip)
+			_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+		c = fork();		/* pid 1 of the new namespace */
+		if (c == 0) {
+			long owner = owner_at(procfd, (pid_t)r.want, sfd);
+
+			_exit(write(q[1], &owner, sizeof(owner)) == sizeof(owner) ? 0 : 1);
+		}
+		close(q[1]);
+		if (c < 0) {
+			r.skip = 3;
+			r.err = errno;
+		} else if (read(q[0], &r.owner, sizeof(r.owner)) != sizeof(r.owner)) {
+			r.owner = -1;
+		}
+		if (c > 0)
+			waitpid(c, &status, 0);
+		_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], &r, sizeof(r)) != sizeof(r))
+		r.skip = 3;
+	close(p[0]);
+	waitpid(m, &status, 0);
+	if (r.skip == 1) {
+		skip(1, "this kernel rejects SFD_EXCLUSIVE (EINVAL): owner: is shown in the QEMU guest");
+		return;
+	}
+	if (r.skip == 2) {
+		skip(1, "no new pid namespace here (unshare(CLONE_NEWPID): %s%s): owner: across namespaces is not tested",
+		     strerror(r.err), r.err == EINVAL ? ", a kernel without CONFIG_PID_NS" : "");
+		return;
+	}
+	if (r.skip)
+		diag("the case could not be set up (status %#x): %s",
+		     (unsigned int)status, strerror(r.err));
+	ok(!r.skip && r.owner == r.want,
+	   "a reader in a child pid namespace, reading the initial namespace's /proc, sees owner: %ld, the owner's TGID there (got %ld)",
+	   r.want, r.owner);
+}
+
 int main(void)
 {
 	signalfd_lines();
+	owner_in_new_pidns();
 	timerfd_lines();
 	return done_testing();
 }
