@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -286,6 +287,83 @@ static void errors(void)
 	close(cfd);
 }
 
+/* A timerfd() descriptor (non-blocking, so that a lost expiration gives
+ * EAGAIN instead of a hang) whose 1 ms one-shot has expired: -1 if it
+ * did not within 5 s.  */
+static int expired_timerfd(void)
+{
+	struct itimerspec its = spec(0, 1 * MS);
+	int fd = timerfd(-1, CLOCK_MONOTONIC, TFD_TIMER_REL | TFD_NONBLOCK, &its);
+
+	if (fd >= 0 && !wait_readable(fd, 5000)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A read-write page followed by an unmapped one: the address of the
+ * first byte after the mapped page, or NULL.  */
+static char *mapped_page_end(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	munmap(p + page, page);
+	return p + page;
+}
+
+/* The 4-byte count is written whole or not at all: a buffer whose last
+ * two bytes are unmapped is EFAULT, not a short read of 2.  */
+static void read_straddles_unmapped_page(void)
+{
+	int fd = expired_timerfd();
+	char *end = mapped_page_end();
+	ssize_t n;
+
+	if (fd < 0 || !end) {
+		ok(0, "a timerfd() descriptor expired, and a page before an unmapped one");
+		if (fd >= 0)
+			close(fd);
+		if (end)
+			munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
+		return;
+	}
+	errno = 0;
+	n = read(fd, end - 2, 4);
+	ok(n == -1 && errno == EFAULT,
+	   "a 4-byte read into a buffer whose last 2 bytes are unmapped gives EFAULT (returned %zd)",
+	   n);
+	munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+/* And a buffer entirely unmapped is EFAULT.  */
+static void read_into_unmapped_page(void)
+{
+	int fd = expired_timerfd();
+	char *end = mapped_page_end();
+	ssize_t n;
+
+	if (fd < 0 || !end) {
+		ok(0, "a timerfd() descriptor expired, and a page before an unmapped one");
+		if (fd >= 0)
+			close(fd);
+		if (end)
+			munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
+		return;
+	}
+	errno = 0;
+	n = read(fd, end, 4);
+	ok(n == -1 && errno == EFAULT,
+	   "a 4-byte read into an unmapped page gives EFAULT (returned %zd)", n);
+	munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
 int main(void)
 {
 	struct itimerspec its = spec(0, 20 * MS), cur;
@@ -392,6 +470,8 @@ int main(void)
 	close(fd);
 
 	errors();
+	read_straddles_unmapped_page();
+	read_into_unmapped_page();
 	creation_flags();
 	return done_testing();
 }
