@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -1852,6 +1853,73 @@ static void g_faultrule(void)
 	close(fd);
 }
 
+/* The kernel's siginfo for SIGTRAP with si_code TRAP_PERF, which the C
+ * library's siginfo_t does not name (x86 and arm64 layout).  */
+struct perf_siginfo {
+	int signo, err, code;
+	void *addr;
+	unsigned long data;
+	uint32_t type, flags;
+};
+
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+#ifndef TRAP_PERF_FLAG_ASYNC
+#define TRAP_PERF_FLAG_ASYNC 1u
+#endif
+
+/* A perf event with sigtrap=1 sends its SIGTRAP as if synchronous, but
+ * marks it TRAP_PERF_FLAG_ASYNC when it cannot be handled at once
+ * (blocked).  A claimed one is read later, just as asynchronously.  */
+static void g_perf(void)
+{
+	struct timespec zero = { 0, 0 };
+	struct perf_event_attr attr;
+	struct perf_siginfo *pi;
+	siginfo_t info;
+	sigset_t set;
+	long long end;
+	int fd, ev, got;
+
+	handle(SIGTRAP);
+	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTRAP, 0);
+	t_ok(fd >= 0, "claim SIGTRAP (handler installed)");
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = 1000000;	/* every ms of this task's CPU time */
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;	/* sigtrap requires it */
+	attr.exclude_kernel = 1;
+	attr.sig_data = 0xfde;
+	ev = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (ev < 0) {
+		t_skip(2, "perf_event_open(task-clock, sigtrap): %s: this kernel has no software perf events with sigtrap",
+		       strerror(errno));
+		close(fd);
+		return;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGTRAP);
+	end = now_ms() + TIMEOUT_MS;
+	while (!readable(fd) && now_ms() < end)
+		;			/* burn CPU time until the event fires */
+	close(ev);
+	got = sigtimedwait(&set, &info, &zero);
+	pi = (struct perf_siginfo *)&info;
+	t_ok(got == SIGTRAP && pi->code == TRAP_PERF &&
+	     pi->data == 0xfde && hits[SIGTRAP] == 0,
+	     "the event's SIGTRAP is claimed, not handled (sigtimedwait() returned %d, si_code %d, handler ran %d times)",
+	     got, got == SIGTRAP ? pi->code : 0, (int)hits[SIGTRAP]);
+	t_ok(got == SIGTRAP && (pi->flags & TRAP_PERF_FLAG_ASYNC),
+	     "a claimed perf SIGTRAP is marked TRAP_PERF_FLAG_ASYNC (si_perf_flags %#x)",
+	     got == SIGTRAP ? pi->flags : 0);
+	close(fd);
+}
+
 struct group {
 	const char *name;
 	void (*fn)(void);
@@ -1875,6 +1943,7 @@ static const struct group groups[] = {
 	{ "owner", g_owner, 7 },
 	{ "sigwait", g_sigwait, 2 },
 	{ "faultrule", g_faultrule, 6 },
+	{ "perf", g_perf, 3 },
 };
 
 static void run_group(const struct group *g)
