@@ -17,14 +17,21 @@
  *   SIGSYS it stopped for: the signal is still the fault, delivered, and
  *   not queued again for the claim;
  * - the trap with nothing claimed, then a claim of SIGSYS and a SIGSYS
- *   from tgkill(): the claim holds it.  Losing the entry marks the thread
- *   until the fault is taken, and no longer, whether or not the process
- *   claimed anything when it was marked.
+ *   from tgkill(): the claim holds it.  A fault that lost its entry
+ *   leaves nothing behind once taken, whether or not the process claimed
+ *   anything when it was forced.
  *
  * Each case runs in a child, once without fault injection and once with
  * fail-nth failing the first allocation of the call (the siginfo's);
  * fail-nth exists on the guest's debugging kernel only: elsewhere the
  * injected cases say why they skip.
+ *
+ * Then SECCOMP_RET_KILL_PROCESS once more, with SIGSYS and SIGTRAP
+ * claimed and a claimed SIGTRAP pending from tgkill(), whose handler's
+ * sa_mask holds SIGSYS or not, traced or not, with each of the first 16
+ * allocations of the call failing in turn: whatever the order in which
+ * the signals are taken, and whatever a handler blocks meanwhile, the
+ * forced SIGSYS must kill.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -137,6 +144,26 @@ report:
 	_exit(0);
 }
 
+/* Wait for the child PID to end, resuming it with the signal of each
+ * ptrace stop; *sigsys_stops counts its stops for SIGSYS.  Its wait
+ * status.  */
+static int reap(pid_t pid, int *sigsys_stops)
+{
+	int status;
+
+	*sigsys_stops = 0;
+	for (;;) {
+		if (waitpid(pid, &status, 0) != pid)
+			bail("waitpid: %s", strerror(errno));
+		if (!WIFSTOPPED(status))
+			return status;
+		*sigsys_stops += WSTOPSIG(status) == SIGSYS;
+		if (ptrace(PTRACE_CONT, pid, NULL,
+			   (void *)(long)WSTOPSIG(status)) != 0)
+			bail("PTRACE_CONT: %s", strerror(errno));
+	}
+}
+
 /* Run the case in a child; its report in *r, its wait status returned.
  * A traced child is resumed with the signal of each stop; *sigsys_stops
  * counts its stops for SIGSYS.  */
@@ -159,17 +186,7 @@ static int run(enum forced_case c, int inject, struct report *r,
 	}
 	close(p[1]);
 	/* The report is small: the pipe holds it until the child is gone. */
-	*sigsys_stops = 0;
-	for (;;) {
-		if (waitpid(pid, &status, 0) != pid)
-			bail("waitpid: %s", strerror(errno));
-		if (!WIFSTOPPED(status))
-			break;
-		*sigsys_stops += WSTOPSIG(status) == SIGSYS;
-		if (ptrace(PTRACE_CONT, pid, NULL,
-			   (void *)(long)WSTOPSIG(status)) != 0)
-			bail("PTRACE_CONT: %s", strerror(errno));
-	}
+	status = reap(pid, sigsys_stops);
 	n = read(p[0], r, sizeof(*r));
 	close(p[0]);
 	if (n != (ssize_t)sizeof(*r) && c != KILL_PROCESS)
@@ -216,10 +233,11 @@ static void trap_case(enum forced_case c, int inject, const char *what)
 		is(r.read_signo, SIGSYS,
 		   "%s: the claimed SIGSYS stays for the signalfd", what);
 	else
-		/* Without the fault's entry, the instance pending may be
-		 * taken for the fault: delivered, never held.  */
-		diag("%s, %s: the signalfd read %d", what, how(inject),
-		     r.read_signo);
+		/* Without an entry of its own, the fault made the instance
+		 * pending the fault: delivered, not left for the claim.  */
+		is(r.read_signo, 0,
+		   "%s, %s: the instance pending was taken for the fault",
+		   what, how(inject));
 }
 
 static void kill_case(int inject)
@@ -236,6 +254,68 @@ static void kill_case(int inject)
 	   how(inject), status,
 	   WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ?
 	   ": SIGKILL means it survived the call" : "");
+}
+
+static void on_sigtrap(int sig)
+{
+	(void)sig;
+}
+
+/* The child of kill_order(): exits 0 if it survives the call, 10 and up
+ * if it could not set the case up.  */
+static void kill_order_child(int nth, int masked, int traced)
+{
+	struct sigaction sa = { .sa_handler = on_sigtrap };
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&sa.sa_mask);
+	if (masked)
+		sigaddset(&sa.sa_mask, SIGSYS);
+	sigaction(SIGTRAP, &sa, NULL);
+	if (traced && ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
+		_exit(10);
+	sigemptyset(&set);
+	sigaddset(&set, SIGSYS);
+	sigaddset(&set, SIGTRAP);
+	if (signalfd(-1, &set, SFD_EXCLUSIVE | SFD_CLOEXEC) < 0)
+		_exit(11);
+	syscall(SYS_tgkill, getpid(), gettid(), SIGTRAP);  /* held */
+	fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		_exit(12);
+	if (seccomp_filter_calls(SYS_getppid, SYS_getppid,
+				 SECCOMP_RET_KILL_PROCESS) != 0)
+		_exit(13);
+	if (failslab_nth(fd, nth) < 0)
+		_exit(14);
+	syscall(SYS_getppid);
+	_exit(0);
+}
+
+/* The forced SIGSYS of SECCOMP_RET_KILL_PROCESS kills, whichever
+ * allocation of the call fails and whatever is taken first.  */
+static void kill_order(int masked, int traced)
+{
+	int nth, status, stops;
+	pid_t pid;
+
+	for (nth = 1; nth <= 16; nth++) {
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			bail("fork: %s", strerror(errno));
+		if (pid == 0)
+			kill_order_child(nth, masked, traced);
+		status = reap(pid, &stops);
+		ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		   "SECCOMP_RET_KILL_PROCESS, SIGSYS and SIGTRAP claimed, a claimed SIGTRAP pending%s%s, allocation %d of the call failing: killed by SIGSYS (wait status %#x%s)",
+		   masked ? " (its handler masks SIGSYS)" : "",
+		   traced ? ", traced" : "", nth, status,
+		   WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
+		   ": it survived the call" :
+		   WIFEXITED(status) ? ": the case could not be set up" : "");
+	}
 }
 
 int main(void)
@@ -262,9 +342,9 @@ int main(void)
 
 	for (inject = 0; inject <= 1; inject++) {
 		if (inject && why) {
-			/* TRAP 4, TRAP_BEHIND_CLAIMED 3, KILL_PROCESS 1,
+			/* TRAP 4, TRAP_BEHIND_CLAIMED 4, KILL_PROCESS 1,
 			 * TRAP_TRACED 5, CLAIM_AFTER_TRAP 5 */
-			skip(18, "%s", why);
+			skip(19, "%s", why);
 			break;
 		}
 		trap_case(TRAP, inject, "SECCOMP_RET_TRAP with SIGSYS claimed");
@@ -275,6 +355,14 @@ int main(void)
 			  "SECCOMP_RET_TRAP with SIGSYS claimed, traced");
 		trap_case(CLAIM_AFTER_TRAP, inject,
 			  "SECCOMP_RET_TRAP with nothing claimed, then a claim");
+	}
+	if (why) {
+		skip(4 * 16, "%s", why);
+	} else {
+		kill_order(0, 0);
+		kill_order(1, 0);
+		kill_order(0, 1);
+		kill_order(1, 1);
 	}
 	return done_testing();
 }
