@@ -327,6 +327,43 @@ static void ignored_then_handled(clockid_t clock, struct timer_report *r)
 	r->ticks = ticks;
 }
 
+/* Child: as ignored_then_handled(), with a thread asleep in epoll_wait()
+ * when the claim ends: re-arming the timer must not wake it (no EINTR),
+ * as the discard of any ignored signal does not.  r->ticks is 1 if the
+ * sleeper slept through.  */
+static void ignored_quietly(clockid_t clock, struct timer_report *r)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sleeper s;
+	int sfd;
+
+	sigaction(SIGUSR1, &ign, NULL);
+	sfd = claim(SIGUSR1);
+	if (sfd < 0) {
+		r->setup = 1;
+		r->err = errno;
+		return;
+	}
+	if (start_timer(clock) != 0) {
+		r->setup = 2;
+		r->err = errno;
+		return;
+	}
+	let_run(clock, 50, 0);
+	r->held = is_pending(SIGUSR1);
+	if (pthread_create(&s.thread, NULL, sleep_in_epoll, &s) != 0) {
+		r->setup = 3;
+		r->err = errno;
+		return;
+	}
+	pause_ms(300);			/* the thread is asleep by now */
+	close(sfd);
+	pthread_join(s.thread, NULL);
+	r->ticks = s.ret == 0;
+	if (s.ret != 0)
+		r->err = s.err;
+}
+
 /* Child: SIGUSR1 handled and claimed, the timer's signal pending under
  * the claim; the claim ends (the signal is delivered): the timer must
  * keep sending it.  */
@@ -364,6 +401,17 @@ static void monotonic_timer_after_ignored_claim(void)
 	ok(!r.setup && r.held && r.ticks >= 1,
 	   "a periodic CLOCK_MONOTONIC timer whose ignored SIGUSR1 was discarded when the claim ended keeps running: a handler installed later runs (held %d, %d runs)",
 	   r.held, r.ticks);
+}
+
+/* Taking the timer's entry at the claim's end wakes nobody.  */
+static void timer_claim_end_wakes_nobody(void)
+{
+	struct timer_report r = in_child(ignored_quietly, CLOCK_MONOTONIC);
+
+	ok(!r.setup && r.held && r.ticks == 1,
+	   "when a claim on a periodic timer's ignored SIGUSR1 ends, a thread asleep in epoll_wait() sleeps on (held %d%s%s)",
+	   r.held, r.ticks == 1 ? "" : ", woken: ",
+	   r.ticks == 1 ? "" : strerror(r.err));
 }
 
 /* The same with a CPU-time timer, which posix-cpu-timers re-arms by
@@ -420,6 +468,7 @@ int main(void)
 
 	claim_lifetime();
 	monotonic_timer_after_ignored_claim();
+	timer_claim_end_wakes_nobody();
 	cpu_timer_after_ignored_claim();
 	monotonic_timer_after_handled_claim();
 	return done_testing();
