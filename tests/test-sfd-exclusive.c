@@ -1853,6 +1853,34 @@ static void g_faultrule(void)
 	close(fd);
 }
 
+/* A claimed synchronous signal held in the thread's queue must not make
+ * the kernel take a blocked one first: with a claimed SIGTRAP pending, a
+ * SIGBUS BUS_MCEERR_AO queued to the thread while it blocks SIGBUS stays
+ * pending when another signal is handled (taken, its default action would
+ * dump core).  */
+static void g_blockedsync(void)
+{
+	sigset_t set, pending;
+	int fd;
+
+	handle(SIGUSR1);
+	handle(SIGTRAP);	/* run when the claim ends */
+	sigemptyset(&set);
+	sigaddset(&set, SIGBUS);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTRAP, 0);
+	t_ok(fd >= 0, "claim SIGTRAP, block SIGBUS");
+	tkill_(getpid(), tid(), SIGTRAP);
+	queue_to(tid(), SIGBUS, BUS_MCEERR_AO);
+	tkill_(getpid(), tid(), SIGUSR1);
+	sigpending(&pending);
+	t_ok(hits[SIGUSR1] == 1 && sigismember(&pending, SIGBUS) &&
+	     sigismember(&pending, SIGTRAP),
+	     "SIGUSR1 handled beside a held SIGTRAP: the blocked SIGBUS stays pending (handler ran %d times, SIGBUS %spending)",
+	     (int)hits[SIGUSR1], sigismember(&pending, SIGBUS) ? "" : "not ");
+	close(fd);
+}
+
 /* The kernel's siginfo for SIGTRAP with si_code TRAP_PERF, which the C
  * library's siginfo_t does not name (x86 and arm64 layout).  */
 struct perf_siginfo {
@@ -1944,6 +1972,7 @@ static const struct group groups[] = {
 	{ "sigwait", g_sigwait, 2 },
 	{ "faultrule", g_faultrule, 6 },
 	{ "perf", g_perf, 3 },
+	{ "blockedsync", g_blockedsync, 2 },
 };
 
 static void run_group(const struct group *g)
