@@ -299,6 +299,29 @@ static struct timer_report in_child(void (*fn)(clockid_t, struct timer_report *)
 	return r;
 }
 
+/* Claim SIGUSR1, start the timer on CLOCK and let it send for 50 ms:
+ * r->held says whether its signal is pending under the claim.  The
+ * claiming descriptor, or -1 with r->setup and r->err set.  */
+static int claim_timer(clockid_t clock, struct timer_report *r)
+{
+	int sfd = claim(SIGUSR1);
+
+	if (sfd < 0) {
+		r->setup = 1;
+		r->err = errno;
+		return -1;
+	}
+	if (start_timer(clock) != 0) {
+		r->setup = 2;
+		r->err = errno;
+		close(sfd);
+		return -1;
+	}
+	let_run(clock, 50, 0);
+	r->held = is_pending(SIGUSR1);
+	return sfd;
+}
+
 /* Child: SIGUSR1 ignored and claimed, the timer's signal pending under
  * the claim; the claim ends (the signal is discarded), then a handler is
  * installed: the timer must still be running.  */
@@ -308,19 +331,9 @@ static void ignored_then_handled(clockid_t clock, struct timer_report *r)
 	int sfd;
 
 	sigaction(SIGUSR1, &ign, NULL);
-	sfd = claim(SIGUSR1);
-	if (sfd < 0) {
-		r->setup = 1;
-		r->err = errno;
+	sfd = claim_timer(clock, r);
+	if (sfd < 0)
 		return;
-	}
-	if (start_timer(clock) != 0) {
-		r->setup = 2;
-		r->err = errno;
-		return;
-	}
-	let_run(clock, 50, 0);
-	r->held = is_pending(SIGUSR1);
 	close(sfd);
 	handle_ticks();
 	let_run(clock, 300, 1);
@@ -338,19 +351,9 @@ static void ignored_quietly(clockid_t clock, struct timer_report *r)
 	int sfd;
 
 	sigaction(SIGUSR1, &ign, NULL);
-	sfd = claim(SIGUSR1);
-	if (sfd < 0) {
-		r->setup = 1;
-		r->err = errno;
+	sfd = claim_timer(clock, r);
+	if (sfd < 0)
 		return;
-	}
-	if (start_timer(clock) != 0) {
-		r->setup = 2;
-		r->err = errno;
-		return;
-	}
-	let_run(clock, 50, 0);
-	r->held = is_pending(SIGUSR1);
 	if (pthread_create(&s.thread, NULL, sleep_in_epoll, &s) != 0) {
 		r->setup = 3;
 		r->err = errno;
@@ -372,19 +375,10 @@ static void handled_throughout(clockid_t clock, struct timer_report *r)
 	int sfd;
 
 	handle_ticks();
-	sfd = claim(SIGUSR1);
-	if (sfd < 0) {
-		r->setup = 1;
-		r->err = errno;
+	sfd = claim_timer(clock, r);
+	if (sfd < 0)
 		return;
-	}
-	if (start_timer(clock) != 0) {
-		r->setup = 2;
-		r->err = errno;
-		return;
-	}
-	let_run(clock, 50, 0);
-	r->held = is_pending(SIGUSR1) && ticks == 0;
+	r->held = r->held && ticks == 0;
 	ticks = 0;
 	close(sfd);
 	let_run(clock, 300, 2);

@@ -316,52 +316,27 @@ static char *mapped_page_end(void)
 	return p + page;
 }
 
-/* The 4-byte count is written whole or not at all: a buffer whose last
- * two bytes are unmapped is EFAULT, not a short read of 2.  */
-static void read_straddles_unmapped_page(void)
+/* The 4-byte count is written whole or not at all: a read into END + SKIP
+ * (END: the start of an unmapped page) is EFAULT, never a short read.  */
+static void read_at_unmapped(int skip, const char *what)
 {
+	long page = sysconf(_SC_PAGESIZE);
 	int fd = expired_timerfd();
 	char *end = mapped_page_end();
 	ssize_t n;
 
 	if (fd < 0 || !end) {
 		ok(0, "a timerfd() descriptor expired, and a page before an unmapped one");
-		if (fd >= 0)
-			close(fd);
-		if (end)
-			munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
-		return;
+	} else {
+		errno = 0;
+		n = read(fd, end + skip, 4);
+		ok(n == -1 && errno == EFAULT,
+		   "a 4-byte read into %s gives EFAULT (returned %zd)", what, n);
 	}
-	errno = 0;
-	n = read(fd, end - 2, 4);
-	ok(n == -1 && errno == EFAULT,
-	   "a 4-byte read into a buffer whose last 2 bytes are unmapped gives EFAULT (returned %zd)",
-	   n);
-	munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
-	close(fd);
-}
-
-/* And a buffer entirely unmapped is EFAULT.  */
-static void read_into_unmapped_page(void)
-{
-	int fd = expired_timerfd();
-	char *end = mapped_page_end();
-	ssize_t n;
-
-	if (fd < 0 || !end) {
-		ok(0, "a timerfd() descriptor expired, and a page before an unmapped one");
-		if (fd >= 0)
-			close(fd);
-		if (end)
-			munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
-		return;
-	}
-	errno = 0;
-	n = read(fd, end, 4);
-	ok(n == -1 && errno == EFAULT,
-	   "a 4-byte read into an unmapped page gives EFAULT (returned %zd)", n);
-	munmap(end - sysconf(_SC_PAGESIZE), sysconf(_SC_PAGESIZE));
-	close(fd);
+	if (end)
+		munmap(end - page, page);
+	if (fd >= 0)
+		close(fd);
 }
 
 int main(void)
@@ -470,8 +445,8 @@ int main(void)
 	close(fd);
 
 	errors();
-	read_straddles_unmapped_page();
-	read_into_unmapped_page();
+	read_at_unmapped(-2, "a buffer whose last 2 bytes are unmapped");
+	read_at_unmapped(0, "an unmapped page");
 	creation_flags();
 	return done_testing();
 }
