@@ -12,6 +12,11 @@
  *   took 7.5 here in the debugging guest).
  * - Exit: a process holding EXIT_N such descriptors exits (the guest
  *   harness fails the run on any soft-lockup or RCU-stall report).
+ * - Reaping: a process whose EXIT_N signalfds wait in an epoll set that
+ *   its fork child keeps exits, and is reaped.  The kernel frees its
+ *   sighand there with the task list write-locked, where nothing may
+ *   walk the waiters (the same reports fail it; make bench times it).
+ *   Then the child waits on one of them through a set of its own.
  *
  * FDEVENTS_SCALE_EXIT_N overrides EXIT_N.
  */
@@ -22,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -148,9 +154,28 @@ static void teardown(void)
 	   4 * TEARDOWN_N, ratio, TEARDOWN_N, 4 * TEARDOWN_MARGIN);
 }
 
+/* Wait for child C, at most 600 s: its wait status, or -1.  */
+static int wait_bounded(pid_t c)
+{
+	int status, waited;
+
+	for (waited = 0; waited < 6000; waited++) {
+		struct timespec nap = { 0, 100 * 1000 * 1000 };
+
+		if (waitpid(c, &status, WNOHANG) == c)
+			return status;
+		nanosleep(&nap, NULL);
+	}
+	return -1;
+}
+
+static int exited_0(int status)
+{
+	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 static void exit_with_many(int n)
 {
-	int status = 0, waited;
 	double t = now();
 	pid_t c;
 
@@ -166,16 +191,115 @@ static void exit_with_many(int n)
 		make_idle(fds, n, SIGUSR1, SIGUSR2);
 		_exit(0);	/* the kernel closes them all */
 	}
-	for (waited = 0; waited < 6000; waited++) {	/* 600 s */
-		struct timespec nap = { 0, 100 * 1000 * 1000 };
-
-		if (waitpid(c, &status, WNOHANG) == c)
-			break;
-		nanosleep(&nap, NULL);
-	}
-	ok(waited < 6000 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	ok(exited_0(wait_bounded(c)),
 	   "a process holding %d signalfds, each waited on once, exits (%.1f s)",
 	   n, now() - t);
+}
+
+/*
+ * The grandchild, once its parent was reaped: the old set (its entries
+ * made through the dead process) stays silent, as on a kernel without
+ * the series, and a descriptor added to a new set is woken by a signal.
+ * Exit status: which check failed.
+ */
+static int after_reap(int old, int sfd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = sfd };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (epoll_wait(old, &ev, 1, 0) != 0)
+		return 3;
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev) != 0)
+		return 4;
+	kill(getpid(), SIGUSR1);
+	if (epoll_wait(ep, &ev, 1, 0) != 1 || ev.data.fd != sfd)
+		return 5;
+	if (epoll_wait(old, &ev, 1, 0) != 0)
+		return 6;
+	return 0;	/* the kernel closes the sets and descriptors */
+}
+
+/* The process to reap: N signalfds in an epoll set its child keeps.  */
+static void waited_on_by_child(int n, int go)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0), first = -1, i;
+	sigset_t usr1;
+	char c;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (ep < 0)
+		_exit(2);
+	for (i = 0; i < n; i++) {
+		int fd = signalfd(-1, &usr1, SFD_NONBLOCK);
+
+		if (fd < 0)
+			_exit(2);
+		ev.data.fd = fd;
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+			_exit(2);
+		if (first < 0)
+			first = fd;
+	}
+	switch (fork()) {
+	case -1:
+		_exit(2);
+	case 0:		/* waits until its parent is reaped */
+		if (read(go, &c, 1) != 1)
+			_exit(2);
+		_exit(after_reap(ep, first));
+	}
+	_exit(0);
+}
+
+static void reap_with_waiters(int n)
+{
+	const char *path = "/proc/sys/fs/epoll/max_user_watches";
+	int go[2], status, child;
+	long watches = 0;
+	double t;
+	FILE *f;
+	pid_t c;
+
+	f = fopen(path, "r+");
+	if (f && fscanf(f, "%ld", &watches) == 1 && watches < n + 1000L) {
+		rewind(f);
+		fprintf(f, "%ld\n", n + 1000L);
+		if (fflush(f) == 0)
+			watches = n + 1000L;
+	}
+	if (f)
+		fclose(f);
+	if (watches < n + 1000L) {
+		skip(2, "reaping a process with %d waiters: %s is %ld and cannot be raised (run as root, as the guest does)",
+		     n, path, watches);
+		return;
+	}
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0 || pipe(go) != 0)
+		bail("prctl/pipe: %s", strerror(errno));
+	fflush(stdout);
+	c = fork();
+	if (c < 0)
+		bail("fork: %s", strerror(errno));
+	if (c == 0) {
+		close(go[1]);
+		waited_on_by_child(n, go[0]);
+	}
+	close(go[0]);
+	t = now();
+	status = wait_bounded(c);	/* the reap under test */
+	t = now() - t;
+	ok(exited_0(status),
+	   "a process whose %d signalfds wait in its child's epoll set is reaped (%.1f s from fork)",
+	   n, t);
+	if (write(go[1], "g", 1) != 1)
+		bail("write: %s", strerror(errno));
+	close(go[1]);
+	child = wait_bounded(-1);
+	ok(exited_0(child),
+	   "then the child's old set stays silent and a new set sees a signal (status %#x)",
+	   child);
 }
 
 int main(void)
@@ -200,5 +324,6 @@ int main(void)
 	idle_descriptors(0, "SIGUSR1 alone");
 	teardown();
 	exit_with_many(exit_n);
+	reap_with_waiters(exit_n);
 	return done_testing();
 }
