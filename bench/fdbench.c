@@ -24,6 +24,10 @@
  *			SIGUSR1 and SIGUSR2, each waited on once: the whole
  *			loop's time, median of 5 alternating rounds each
  *			(a fixed amount of work: BENCH_MS does not apply)
+ *	fdbench reap	the wait4() that reaps a zombie whose 65536 signalfds
+ *			wait in an epoll set that its child keeps, and one
+ *			whose child keeps none: median of 5 alternating rounds
+ *			each (a fixed amount of work: BENCH_MS does not apply)
  *	fdbench excl	signals/s through an SFD_EXCLUSIVE signalfd and
  *			through a plain one over a sigprocmask()-blocked set
  *	fdbench kill	kill() of a process with no signalfd (handler, ignored),
@@ -55,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/signalfd.h>
@@ -485,6 +490,93 @@ static int cmd_teardown(void)
 	qsort(big, TEARDOWN_ROUNDS, sizeof(double), cmp_double);
 	result("teardown.4000", small[TEARDOWN_ROUNDS / 2]);
 	result("teardown.16000", big[TEARDOWN_ROUNDS / 2]);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* reaping a zombie whose signalfds wait in an epoll set its child keeps */
+
+#define REAP_N 65536
+#define REAP_ROUNDS 5
+
+/* The process to reap: N signalfds reading SIGUSR1 in an epoll set,
+   kept by a child that exits when HOLD reads end-of-file.  */
+static void reap_zombie(int n, int hold)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0), i;
+	pid_t child;
+	char c;
+
+	if (ep < 0)
+		die("epoll_create1");
+	for (i = 0; i < n; i++) {
+		ev.data.fd = new_sfd(SIGUSR1, 0);
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev))
+			die("epoll_ctl(EPOLL_CTL_ADD) (raise fs.epoll.max_user_watches)");
+	}
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0)
+		_exit(read(hold, &c, 1) != 0);
+	_exit(0);
+}
+
+/* ns of the wait4() that reaps the zombie: the kernel frees its sighand
+   there, with the task list write-locked */
+static double reap_time(int n)
+{
+	int hold[2], status;
+	siginfo_t si;
+	pid_t zombie;
+	double t;
+
+	if (pipe(hold))
+		die("pipe");
+	zombie = fork();
+	if (zombie < 0)
+		die("fork");
+	if (zombie == 0) {
+		close(hold[1]);
+		reap_zombie(n, hold[0]);
+	}
+	close(hold[0]);
+	if (waitid(P_PID, zombie, &si, WEXITED | WNOWAIT))
+		die("waitid");
+	t = now_ns();
+	if (waitpid(zombie, &status, 0) != zombie)
+		die("waitpid");
+	t = now_ns() - t;
+	close(hold[1]);		/* the child exits: this process reaps it */
+	if (!WIFEXITED(status) || WEXITSTATUS(status) ||
+	    waitpid(-1, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "fdbench: reap: a child failed (status %#x)\n",
+			status);
+		exit(2);
+	}
+	return t;
+}
+
+static int cmd_reap(void)
+{
+	double none[REAP_ROUNDS], many[REAP_ROUNDS];
+	int i;
+
+	raise_nofile(REAP_N + 64);
+	block(SIGUSR1);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		die("prctl(PR_SET_CHILD_SUBREAPER)");
+	reap_time(REAP_N);
+	for (i = 0; i < REAP_ROUNDS; i++) {
+		none[i] = reap_time(0);
+		many[i] = reap_time(REAP_N);
+	}
+	qsort(none, REAP_ROUNDS, sizeof(double), cmp_double);
+	qsort(many, REAP_ROUNDS, sizeof(double), cmp_double);
+	result("reap.0", none[REAP_ROUNDS / 2]);
+	result("reap.65536", many[REAP_ROUNDS / 2]);
 	return 0;
 }
 
@@ -1126,6 +1218,8 @@ int main(int argc, char **argv)
 		return cmd_idle();
 	if (argc == 2 && !strcmp(argv[1], "teardown"))
 		return cmd_teardown();
+	if (argc == 2 && !strcmp(argv[1], "reap"))
+		return cmd_reap();
 	if (argc == 2 && !strcmp(argv[1], "excl"))
 		return cmd_excl();
 	if (argc == 2 && !strcmp(argv[1], "kill"))
@@ -1141,7 +1235,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "memory"))
 		return cmd_memory();
 	fprintf(stderr,
-		"usage: fdbench fanout|idle|teardown|excl|kill|tfdcycle|tfdmany|batch|\n"
+		"usage: fdbench fanout|idle|teardown|reap|excl|kill|tfdcycle|tfdmany|batch|\n"
 		"       threads|memory\n");
 	return 2;
 }

@@ -169,6 +169,14 @@ END {
 	row("teardown 16000 / 4000 (goal: baseline's x 1.1)", "ratio", "patched", "teardown.16000", "teardown.4000", "<=",
 	    g == "" ? "" : sprintf("%.3g", g * 1.1) + 0, "ns", "",
 	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "teardown.16000", "teardown.4000"))
+	print "-- reap: wait4() of a zombie whose 65536 signalfds wait in an epoll set its child keeps"
+	# goal: at most the baseline kernel's median ratio
+	g = ratio_median("baseline", "reap.65536", "reap.0")
+	row("reap, 65536 waiters / none", "ratio", "baseline", "reap.65536", "reap.0", "", "", "ns")
+	row("reap, 65536 waiters / none (goal: baseline's)", "ratio", "patched", "reap.65536", "reap.0", "<=",
+	    g == "" ? "" : sprintf("%.3g", g) + 0, "ns", "",
+	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "reap.65536", "reap.0"))
+	row("reap, 65536 waiters, patched / baseline", "cross", "", "reap.65536", "", "", "", "ns")
 	print "-- SFD_EXCLUSIVE cost"
 	row("signals/s: SFD_EXCLUSIVE fd / plain fd, blocked set", "ratio", "patched", "excl.exclusive", "excl.plain", ">=", 0.95, "/s")
 	row("signals/s through a plain signalfd", "cross", "", "excl.plain", "", ">=", 0.99, "/s")
