@@ -13,13 +13,21 @@
  * - fdinfo names the owner of a claim (SFD_EXCLUSIVE): "owner:" is the
  *   owning group's TGID, in the parent as in a fork child that holds a
  *   copy, and 0 for a plain signalfd.
+ * - io_uring: a child arms a poll of its signalfd on its parent's ring
+ *   and exits; when the parent reaps it, the request completes with
+ *   ECANCELED (the POLLFREE wake-up of the freed sighand's waiters), as
+ *   on a kernel without the series, rather than never.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/io_uring.h>
+#include <poll.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -246,6 +254,128 @@ static void fdinfo_owner_line(void)
 	close(sfd);
 }
 
+/* An io_uring of 4 entries, mapped; raw system calls (no liburing).  */
+struct ring {
+	int fd;
+	unsigned int *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail;
+	unsigned int *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static void *ring_map(int fd, size_t len, off_t what)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, fd, what);
+
+	if (p == MAP_FAILED)
+		bail("mmap of the ring: %s", strerror(errno));
+	return p;
+}
+
+/* 0, or the errno of io_uring_setup().  */
+static int ring_setup(struct ring *r)
+{
+	struct io_uring_params p;
+	char *sq, *cq;
+
+	memset(&p, 0, sizeof(p));
+	r->fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (r->fd < 0)
+		return errno;
+	sq = ring_map(r->fd, p.sq_off.array + p.sq_entries * sizeof(unsigned int),
+		      IORING_OFF_SQ_RING);
+	cq = ring_map(r->fd, p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe),
+		      IORING_OFF_CQ_RING);
+	r->sqes = ring_map(r->fd, p.sq_entries * sizeof(struct io_uring_sqe),
+			   IORING_OFF_SQES);
+	r->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
+	r->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)(sq + p.sq_off.array);
+	r->cq_head = (unsigned int *)(cq + p.cq_off.head);
+	r->cq_tail = (unsigned int *)(cq + p.cq_off.tail);
+	r->cq_mask = (unsigned int *)(cq + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	return 0;
+}
+
+/* Submit IORING_OP_POLL_ADD of FD for POLLIN: 1 if it was taken.  */
+static int ring_poll_add(struct ring *r, int fd, __u64 data)
+{
+	unsigned int tail = *r->sq_tail, i = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = &r->sqes[i];
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_POLL_ADD;
+	sqe->fd = fd;
+	sqe->poll32_events = POLLIN;
+	sqe->user_data = data;
+	r->sq_array[i] = i;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	return syscall(__NR_io_uring_enter, r->fd, 1, 0, 0, NULL, 0) == 1;
+}
+
+/* The next completion, waited for up to 20 s: 1, or 0 if none came.  */
+static int ring_wait(struct ring *r, struct io_uring_cqe *cqe)
+{
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		unsigned int head = *r->cq_head;
+
+		/* runs the ring's pending task work, if any */
+		syscall(__NR_io_uring_enter, r->fd, 0, 0, IORING_ENTER_GETEVENTS,
+			NULL, 0);
+		if (head != __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE)) {
+			*cqe = r->cqes[head & *r->cq_mask];
+			__atomic_store_n(r->cq_head, head + 1, __ATOMIC_RELEASE);
+			return 1;
+		}
+		pause_ms(10);
+	}
+	return 0;
+}
+
+static void io_uring_poll_of_reaped(void)
+{
+	struct io_uring_cqe cqe;
+	struct ring r = { .fd = -1 };
+	int err = ring_setup(&r), status;
+	pid_t c;
+
+	if (err) {
+		skip(1, "io_uring_setup: %s (a kernel or emulator without io_uring)",
+		     strerror(err));
+		return;
+	}
+	fflush(stdout);
+	c = fork();
+	if (c == 0) {
+		sigset_t usr1;
+		int sfd;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sfd = signalfd(-1, &usr1, SFD_NONBLOCK);
+		_exit(sfd >= 0 && ring_poll_add(&r, sfd, 42) ? 0 : 1);
+	}
+	if (c < 0 || waitpid(c, &status, 0) != c)
+		bail("fork/waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		ok(0, "io_uring: the child armed a poll of its signalfd (status %#x)",
+		   status);
+		return;
+	}
+	if (!ring_wait(&r, &cqe)) {
+		ok(0, "io_uring: a poll armed through a reaped child completes: none in 20 s");
+		return;
+	}
+	ok(cqe.user_data == 42 && cqe.res == -ECANCELED,
+	   "io_uring: a poll armed through a reaped child completes with ECANCELED (user_data %llu, res %d)",
+	   (unsigned long long)cqe.user_data, cqe.res);
+	close(r.fd);
+}
+
 int main(void)
 {
 	if (fork_broken())
@@ -253,5 +383,6 @@ int main(void)
 	exclusive_waiters();
 	no_herd();
 	fdinfo_owner_line();
+	io_uring_poll_of_reaped();
 	return done_testing();
 }
