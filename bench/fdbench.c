@@ -445,7 +445,6 @@ static int cmd_idle(void)
 
 #define TEARDOWN_SMALL 4000
 #define TEARDOWN_BIG 16000
-#define TEARDOWN_ROUNDS 5
 static int td_fds[TEARDOWN_BIG];
 
 /* ns to close N descriptors reading SIGUSR1 and SIGUSR2, each waited on
@@ -470,26 +469,37 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One round of each size in turn, TEARDOWN_ROUNDS times, after a
-   warm-up round of the larger (which also grows the descriptor table):
-   the median of each size's rounds.  */
-static int cmd_teardown(void)
+#define SIZE_ROUNDS 5
+
+/* A fixed amount of work at two sizes, SMALL and BIG: one round of each
+   in turn, SIZE_ROUNDS times, after a warm-up round of BIG (which also
+   grows the descriptor table); the median of each size's rounds is
+   reported as figure SMALL_NAME, and BIG_NAME.  */
+static void median_of_sizes(double (*timed)(int), int small,
+			    const char *small_name, int big,
+			    const char *big_name)
 {
-	double small[TEARDOWN_ROUNDS], big[TEARDOWN_ROUNDS];
+	double s[SIZE_ROUNDS], b[SIZE_ROUNDS];
 	int i;
 
+	timed(big);
+	for (i = 0; i < SIZE_ROUNDS; i++) {
+		s[i] = timed(small);
+		b[i] = timed(big);
+	}
+	qsort(s, SIZE_ROUNDS, sizeof(double), cmp_double);
+	qsort(b, SIZE_ROUNDS, sizeof(double), cmp_double);
+	result(small_name, s[SIZE_ROUNDS / 2]);
+	result(big_name, b[SIZE_ROUNDS / 2]);
+}
+
+static int cmd_teardown(void)
+{
 	raise_nofile(TEARDOWN_BIG + 64);
 	block(SIGUSR1);
 	block(SIGUSR2);
-	close_time(TEARDOWN_BIG);
-	for (i = 0; i < TEARDOWN_ROUNDS; i++) {
-		small[i] = close_time(TEARDOWN_SMALL);
-		big[i] = close_time(TEARDOWN_BIG);
-	}
-	qsort(small, TEARDOWN_ROUNDS, sizeof(double), cmp_double);
-	qsort(big, TEARDOWN_ROUNDS, sizeof(double), cmp_double);
-	result("teardown.4000", small[TEARDOWN_ROUNDS / 2]);
-	result("teardown.16000", big[TEARDOWN_ROUNDS / 2]);
+	median_of_sizes(close_time, TEARDOWN_SMALL, "teardown.4000",
+			TEARDOWN_BIG, "teardown.16000");
 	return 0;
 }
 
@@ -497,7 +507,6 @@ static int cmd_teardown(void)
 /* reaping a zombie whose signalfds wait in an epoll set its child keeps */
 
 #define REAP_N 65536
-#define REAP_ROUNDS 5
 
 /* The process to reap: N signalfds reading SIGUSR1 in an epoll set,
    kept by a child that exits when HOLD reads end-of-file.  */
@@ -561,22 +570,11 @@ static double reap_time(int n)
 
 static int cmd_reap(void)
 {
-	double none[REAP_ROUNDS], many[REAP_ROUNDS];
-	int i;
-
 	raise_nofile(REAP_N + 64);
 	block(SIGUSR1);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		die("prctl(PR_SET_CHILD_SUBREAPER)");
-	reap_time(REAP_N);
-	for (i = 0; i < REAP_ROUNDS; i++) {
-		none[i] = reap_time(0);
-		many[i] = reap_time(REAP_N);
-	}
-	qsort(none, REAP_ROUNDS, sizeof(double), cmp_double);
-	qsort(many, REAP_ROUNDS, sizeof(double), cmp_double);
-	result("reap.0", none[REAP_ROUNDS / 2]);
-	result("reap.65536", many[REAP_ROUNDS / 2]);
+	median_of_sizes(reap_time, 0, "reap.0", REAP_N, "reap.65536");
 	return 0;
 }
 
