@@ -2,22 +2,28 @@
 # Build the fdevents guest kernel: Debian's linux-source-6.1 (or -6.12)
 # tarball with the tree's series applied (kernel/patches/series, or
 # kernel/patches-6.12/series), configured from tinyconfig plus the
-# kernel/config/*.config fragments and the tree's own (kernel/patches-6.12/
+# kernel/config/*.config fragments, the architecture's part of each
+# (kernel/config/ARCH/NAME.config) and the tree's own (kernel/patches-6.12/
 # config/*.config: one named as a common fragment replaces it, any other
-# is added).  Prints the absolute path of bzImage as the last line of
-# standard output; progress goes to standard error.
+# is added).  Prints the absolute path of the kernel image (x86_64:
+# bzImage, arm64: Image) as the last line of standard output; progress
+# goes to standard error.
 #
-#   kernel/build-kernel.sh [--tree 6.1|6.12] [--baseline] [--config-dir DIR]
+#   kernel/build-kernel.sh [--tree 6.1|6.12] [--arch x86_64|arm64]
+#                          [--baseline] [--config-dir DIR]
 #
 #   --tree V          the kernel tree: linux-source-V (default 6.1)
+#   --arch A          the guest's architecture: x86_64 (default) or arm64,
+#                     cross-compiled with gcc-aarch64-linux-gnu
 #   --baseline        the same tree and configuration without the series
 #   --config-dir DIR  take the common fragments from DIR/*.config
 #
 # Results are cached under
 #   ${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}/KEY/
-# where KEY names the tree and hashes this script, the series and every
-# patch it lists, every fragment, the compiler's version and the tree's
-# version.  A cached KEY prints its path at once.  See kernel/README.md.
+# where KEY names arm64 (not x86_64) and the tree, and hashes the
+# architecture, this script, the series and every patch it lists, every
+# fragment, the compiler's version and the tree's version.  A cached KEY
+# prints its path at once.  See kernel/README.md.
 #
 # SPDX-License-Identifier: GPL-2.0-only
 
@@ -40,15 +46,17 @@ say() { echo "$me: $*" >&2; }
 
 usage() {
 	cat <<EOF
-usage: $me [--tree 6.1|6.12] [--baseline] [--config-dir DIR]
+usage: $me [--tree 6.1|6.12] [--arch x86_64|arm64] [--baseline] [--config-dir DIR]
 
 Builds linux-source-V + its series (6.1: kernel/patches/series, 6.12:
 kernel/patches-6.12/series) with the configuration tinyconfig +
-DIR/*.config (default: kernel/config) + the series' config/*.config
-(a fragment named as one in DIR replaces it), caches it, and prints the
-absolute path of bzImage as the last line.
+DIR/*.config (default: kernel/config) + kernel/config/ARCH/NAME.config
+for each DIR/NAME.config + the series' config/*.config (a fragment named as one in DIR replaces
+it), caches it, and prints the absolute path of the image (bzImage or
+Image) as the last line.
 
   --tree V          the tree: 6.1 (default) or 6.12
+  --arch A          x86_64 (default) or arm64 (cross-compiled)
   --baseline        build without the patch series (for benchmarks)
   --config-dir DIR  read the common configuration fragments from DIR
 
@@ -66,12 +74,17 @@ kdir=$(dirname "$script")
 baseline=0
 config_dir=$kdir/config
 kver=6.1
+arch=x86_64
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree)
 		[ $# -ge 2 ] || die "--tree needs a version (6.1 or 6.12)"
 		kver=$2; shift 2 ;;
 	--tree=*) kver=${1#*=}; shift ;;
+	--arch)
+		[ $# -ge 2 ] || die "--arch needs an architecture (x86_64 or arm64)"
+		arch=$2; shift 2 ;;
+	--arch=*) arch=${1#*=}; shift ;;
 	--baseline) baseline=1; shift ;;
 	--config-dir)
 		[ $# -ge 2 ] || die "--config-dir needs a folder"
@@ -90,13 +103,21 @@ case $kver in
 *) die "--tree $kver: no series for that tree (6.1 or 6.12)" ;;
 esac
 
+# The guest's architecture: the kernel's ARCH, the compiler prefix, the
+# image make builds and where it lands, and the cache key's prefix.
+case $arch in
+x86_64) karch=x86_64 cross= image=bzImage image_path=arch/x86/boot/bzImage key_arch= ;;
+arm64) karch=arm64 cross=aarch64-linux-gnu- image=Image image_path=arch/arm64/boot/Image key_arch=arm64- ;;
+*) die "--arch $arch: not a guest architecture (x86_64 or arm64)" ;;
+esac
+
 # --- prerequisites: one line naming the Debian package ---------------------
 
 tarball=${FDEVENTS_KERNEL_TARBALL:-/usr/src/linux-source-$kver.tar.xz}
 [ -f "$tarball" ] ||
 	die "$tarball not found; install it with: apt-get install linux-source-$kver"
 
-[ "$(uname -m)" = x86_64 ] || die "the guest kernel is x86_64; build it on an x86_64 host"
+[ "$(uname -m)" = x86_64 ] || die "the guest kernels are built on an x86_64 host"
 
 need_cmd() { # command package
 	command -v "$1" >/dev/null 2>&1 ||
@@ -104,6 +125,7 @@ need_cmd() { # command package
 }
 need_cmd make make
 need_cmd gcc gcc
+[ -z "$cross" ] || need_cmd "${cross}gcc" "gcc-${cross%-}"
 need_cmd flex flex
 need_cmd bison bison
 need_cmd bc bc
@@ -132,6 +154,12 @@ done
 [ ${#fragments[@]} -gt 0 ] || die "no *.config fragment in $config_dir"
 for f in "$patch_dir"/config/*.config; do
 	[ -f "$f" ] && [ ! -f "$config_dir/${f##*/}" ] && fragments+=("$f")
+done
+# What only this architecture needs (its console, its compat ABI):
+# kernel/config/ARCH/NAME.config extends the NAME.config of DIR, and only
+# when DIR has one (a DIR without debug.config gets no ARCH/debug.config).
+for f in "$kdir/config/$arch"/*.config; do
+	[ -f "$f" ] && [ -f "$config_dir/${f##*/}" ] && fragments+=("$f")
 done
 
 # --- a snapshot of the inputs ------------------------------------------------
@@ -167,7 +195,9 @@ trap 'stop 129' HUP
 mkdir "$snap/config" "$snap/patches"
 cp "$script" "$snap/build-kernel.sh"
 cp "$kdir/check-syscall-tables.sh" "$snap/check-syscall-tables.sh"
-cp "${fragments[@]}" "$snap/config/"
+for f in "${fragments[@]}"; do
+	case $f in "$kdir/config/$arch"/*) cp "$f" "$snap/config/$arch-${f##*/}" ;; *) cp "$f" "$snap/config/" ;; esac
+done
 fragments=("$snap"/config/*.config)
 
 series=$patch_dir/series
@@ -198,8 +228,9 @@ fi
 hash_inputs() {
 	echo "mode $([ $baseline = 1 ] && echo baseline || echo patched)"
 	echo "series-of $kver"
+	echo "arch $arch"
 	echo "tree $tree_version"
-	echo "compiler $(gcc --version | head -n 1)"
+	echo "compiler $("${cross}gcc" --version | head -n 1)"
 	echo "script $(sha256sum <"$snap/build-kernel.sh" | cut -d' ' -f1)"
 	echo "check $(sha256sum <"$snap/check-syscall-tables.sh" | cut -d' ' -f1)"
 	if [ $baseline = 0 ]; then
@@ -214,7 +245,7 @@ hash_inputs() {
 }
 inputs=$(hash_inputs)
 hash=$(printf '%s\n' "$inputs" | sha256sum | cut -c1-16)
-key=$([ $baseline = 1 ] && echo baseline || echo patched)-$kver-$hash
+key=$([ $baseline = 1 ] && echo baseline || echo patched)-$key_arch$kver-$hash
 
 cache=${FDEVENTS_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fdevents/kernel}
 mkdir -p "$cache" || die "cannot create the cache folder $cache"
@@ -222,9 +253,9 @@ cache=$(readlink -f "$cache")
 final=$cache/$key
 
 # A key's folder appears only by rename once its build is complete, so its
-# bzImage is never half-made.
-if [ -f "$final/bzImage" ]; then
-	echo "$final/bzImage"
+# image is never half-made.
+if [ -f "$final/$image" ]; then
+	echo "$final/$image"
 	exit 0
 fi
 
@@ -239,8 +270,8 @@ if ! flock -n 9; then
 	wait "$child"
 	child=
 fi
-if [ -f "$final/bzImage" ]; then
-	echo "$final/bzImage"
+if [ -f "$final/$image" ]; then
+	echo "$final/$image"
 	exit 0
 fi
 
@@ -316,9 +347,10 @@ if [ $baseline = 0 ]; then
 fi
 
 say "configuring: tinyconfig + ${fragments[*]##*/}"
-step "make tinyconfig" make -C "$tree" ARCH=x86_64 tinyconfig
+kmake() { make -C "$tree" ARCH="$karch" CROSS_COMPILE="$cross" "$@"; }
+step "make tinyconfig" kmake tinyconfig
 step "merging the fragments" env -C "$tree" ./scripts/kconfig/merge_config.sh -m .config "${fragments[@]}"
-step "make olddefconfig" make -C "$tree" ARCH=x86_64 olddefconfig
+step "make olddefconfig" kmake olddefconfig
 
 # A fragment's option whose dependencies are not met is dropped without a
 # word: check that every line of every fragment holds in the result.
@@ -346,21 +378,21 @@ for f in "${fragments[@]}"; do
 done
 [ $missing = 0 ] || die "configuration check failed; fix the fragments in $config_dir"
 
-say "compiling bzImage with make -j$jobs (log: $log)"
-step "make bzImage" make -C "$tree" ARCH=x86_64 -j"$jobs" bzImage
+say "compiling $arch $image with make -j$jobs (log: $log)"
+step "make $image" kmake -j"$jobs" "$image"
 
-cp "$tree/arch/x86/boot/bzImage" "$tree/.config" "$tree/System.map" "$tree/vmlinux" "$tmp/"
+cp "$tree/$image_path" "$tree/.config" "$tree/System.map" "$tree/vmlinux" "$tmp/"
 
 # The kselftests the series adds, built static against this tree's UAPI
 # headers (as the selftests' own KHDR_INCLUDES does), into selftests/:
 # make check runs them in the guest.  The baseline has none.
 if [ $baseline = 0 ]; then
-	step "make headers" make -C "$tree" ARCH=x86_64 headers
+	step "make headers" kmake headers
 	mkdir -p "$tmp/selftests"
 	for t in timers/timerfd_call signal/signalfd_exclusive; do
 		src=$tree/tools/testing/selftests/$t.c
 		[ -f "$src" ] || die "$src: the series should add this kselftest"
-		step "building the kselftest $t" gcc -static -O2 -Wall \
+		step "building the kselftest $t" "${cross}gcc" -static -O2 -Wall \
 			-isystem "$tree/usr/include" -I "$tree/tools/testing/selftests" \
 			-o "$tmp/selftests/${t##*/}" "$src" -lpthread
 	done
@@ -385,6 +417,6 @@ find "$cache" -mindepth 1 -maxdepth 1 -type d \( -name 'patched-*' -o -name 'bas
 		fi
 	done
 say "built $key in $(( $(date +%s) - start )) s"
-echo "$final/bzImage"
+echo "$final/$image"
 exit 0
 }
