@@ -1,7 +1,8 @@
 #!/bin/sh
-# Build the guest's test programs again for another x86 ABI, statically,
-# with Debian's cross compilers (not gcc-multilib, which conflicts with
-# gcc-aarch64-linux-gnu), so tests/guest.sh runs them beside the x86_64
+# Build the guest's test programs again for another ABI of the guest's
+# kernel (x86_64's i386 and x32, arm64's AArch32), statically, with
+# Debian's cross compilers (not gcc-multilib, which conflicts with
+# gcc-aarch64-linux-gnu), so tests/guest.sh runs them beside the 64-bit
 # ones on the same kernel: every entry point of the series (compat
 # signalfd4 with SFD_EXCLUSIVE, timerfd() at 900 or __X32_SYSCALL_BIT|900,
 # the timerfd_* calls, 4- and 8-byte reads) under every ABI.
@@ -13,7 +14,10 @@
 #   i386         i686-linux-gnu-gcc, the C library's default 32-bit time_t
 #   i386-time64  the same with -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64
 #   x32          x86_64-linux-gnux32-gcc
-# (I386_CC and X32_CC name other compilers.)
+#   armhf        arm-linux-gnueabihf-gcc (AArch32 on an arm64 kernel),
+#                32-bit time_t
+#   armhf-time64 the same with -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64
+# (I386_CC, X32_CC and ARMHF_CC name other compilers.)
 #
 # The library is compiled for the target and linked into each program as
 # objects, src/signalfd.c and src/timerfd.c, so its definitions win over
@@ -28,16 +32,20 @@
 # those that were not, one a line, and exits 1.
 set -u
 : "${srcdir:=.}" "${I386_CC:=i686-linux-gnu-gcc}" "${X32_CC:=x86_64-linux-gnux32-gcc}"
+: "${ARMHF_CC:=arm-linux-gnueabihf-gcc}"
 
 abi_setup() {
 	case $1 in
 	i386) cc=$I386_CC; abi_flags= ;;
 	i386-time64) cc=$I386_CC; abi_flags="-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;;
 	x32) cc=$X32_CC; abi_flags= ;;
-	*) echo "unknown ABI $1 (i386, i386-time64 or x32)"; exit 1 ;;
+	armhf) cc=$ARMHF_CC; abi_flags= ;;
+	armhf-time64) cc=$ARMHF_CC; abi_flags="-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;;
+	*) echo "unknown ABI $1 (i386, i386-time64, x32, armhf or armhf-time64)"; exit 1 ;;
 	esac
 	case $1 in
 	x32) gcc_pkg=gcc-x86-64-linux-gnux32 libc_pkg=libc6-dev-x32-cross ;;
+	armhf*) gcc_pkg=gcc-arm-linux-gnueabihf libc_pkg=libc6-dev-armhf-cross ;;
 	*) gcc_pkg=gcc-i686-linux-gnu libc_pkg=libc6-dev-i386-cross ;;
 	esac
 }

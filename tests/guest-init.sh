@@ -6,6 +6,8 @@
 # -no-reboot, so that ends it).  With interactive=yes it gives a shell
 # instead.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+# busybox's applets, as links in /bin (the harness put only /bin/sh there)
+/bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -66,7 +68,7 @@ for t in $tests; do
 	echo "@@@ LOADS $t $("$ldso" --list /tests/$t 2>&1 | awk '/lib(signal|timer)fd/ { printf "%s ", $3 }')"
 	break
 done
-# Then the same tests built static for i386 and x32 (abi/ABI/PROGRAM),
+# Then the same tests built static for the other ABIs (abi/ABI/PROGRAM),
 # and the kselftests of the series (kselftest/NAME).
 for t in $tests $abi_tests $kselftests; do
 	echo "@@@ BEGIN $t $(uptime_s)"

@@ -3,6 +3,11 @@
 # emulation, 2 CPUs) with a busybox initramfs that holds the library as
 # `make install DESTDIR=...' installs it and the test programs, run the
 # programs of GUEST_TESTS there, and print their results as one TAP stream.
+# GUEST_ARCH=x86_64 (the default) boots qemu-system-x86_64 with this
+# build's programs; GUEST_ARCH=arm64 boots qemu-system-aarch64 (-M virt)
+# with the library and the programs cross-compiled for aarch64
+# (tests/guest-cross-build.sh) and Debian's arm64 busybox
+# (tests/guest-busybox.sh).
 #
 #   tests/guest.sh                 run the suite (make check)
 #   tests/guest.sh --interactive   a shell in the same guest (make boot)
@@ -14,14 +19,15 @@
 # FDEVENTS_FUZZ_SEED (random, printed) and FDEVENTS_SCALE_EXIT_N (100000)
 # reach the guest's programs.
 # GUEST_ABI_TESTS are built again, static, for each ABI of
-# FDEVENTS_GUEST_ABIS (i386 i386-time64 x32; tests/abi-build.sh) and run
-# after GUEST_TESTS; their TAP lines start with the ABI ("x32: ...").
+# FDEVENTS_GUEST_ABIS (x86_64: i386 i386-time64 x32; arm64: armhf
+# armhf-time64; tests/abi-build.sh) and run after GUEST_TESTS; their TAP
+# lines start with the ABI ("x32: ...").
 # An entry PROGRAM@ABI,ABI of GUEST_ABI_TESTS is built for those ABIs only.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}" "${abs_top_builddir:=$(pwd)}"
-: "${QEMU:=qemu-system-x86_64}" "${BUSYBOX:=/bin/busybox}" "${MAKE:=make}"
-: "${libdir:=/usr/local/lib}" "${GUEST_TESTS:=}" "${GUEST_SUITE:=yes}"
-: "${GUEST_ABI_TESTS:=}" "${FDEVENTS_GUEST_ABIS=i386 i386-time64 x32}"
+: "${BUSYBOX:=/bin/busybox}" "${MAKE:=make}" "${GUEST_ARCH:=x86_64}"
+: "${prefix:=/usr/local}" "${libdir:=/usr/local/lib}" "${GUEST_TESTS:=}" "${GUEST_SUITE:=yes}"
+: "${GUEST_ABI_TESTS:=}"
 : "${FDEVENTS_GUEST_TIMEOUT:=2400}" "${FDEVENTS_TEST_TIMEOUT:=900}"
 interactive=no
 [ "${1:-}" = --interactive ] && interactive=yes
@@ -36,9 +42,29 @@ if [ "$GUEST_SUITE" = no ]; then
 	echo "1..0 # SKIP guest suite turned off (GUEST_SUITE=no): the QEMU tests did not run"
 	exit 0
 fi
+# What differs between the guest architectures: QEMU and its machine, the
+# serial console, the other ABIs of the kernel, and where the programs
+# and their C library come from (cross: the GNU triplet they are built
+# for, in $cross_dir; sysroot: that C library).
+case $GUEST_ARCH in
+x86_64)
+	: "${QEMU:=qemu-system-x86_64}" "${FDEVENTS_GUEST_ABIS=i386 i386-time64 x32}"
+	qemu_pkg=qemu-system-x86 machine= console=ttyS0 cross= ;;
+arm64)
+	# -cpu max: every AArch64 feature QEMU has, and AArch32 at EL0;
+	# pauth-impdef: its fast pointer-authentication hash, not QARMA,
+	# which would spend much of the emulation on every function return.
+	: "${QEMU:=qemu-system-aarch64}" "${FDEVENTS_GUEST_ABIS=armhf armhf-time64}"
+	qemu_pkg=qemu-system-arm machine="-M virt -cpu max,pauth-impdef=on"
+	console=ttyAMA0 cross=aarch64-linux-gnu sysroot=/usr/aarch64-linux-gnu ;;
+*) fail "GUEST_ARCH=$GUEST_ARCH: not a guest architecture (x86_64 or arm64)" ;;
+esac
 command -v "$QEMU" >/dev/null 2>&1 ||
-	fail "qemu-system-x86_64 not found: install it with: apt-get install qemu-system-x86"
-[ -x "$BUSYBOX" ] && ! LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q INTERP ||
+	fail "$QEMU not found: install it with: apt-get install $qemu_pkg"
+if [ -n "$cross" ]; then
+	BUSYBOX=$(sh "$srcdir/tests/guest-busybox.sh" "$GUEST_ARCH") || fail "$BUSYBOX"
+fi
+[ -f "$BUSYBOX" ] && ! LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q INTERP ||
 	fail "no statically linked busybox at $BUSYBOX: install it with: apt-get install busybox-static"
 command -v cpio >/dev/null 2>&1 || fail "cpio not found: install it with: apt-get install cpio"
 kernel=$(cat "$top_builddir/tests/guest-kernel.path" 2>/dev/null)
@@ -58,37 +84,72 @@ root=$work/root
 rm -rf "$work"
 mkdir -p "$root/bin" "$root/etc" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/tests"
 
+# Another architecture's library and programs: built in their own tree
+# (kept in tests/guest-ARCH/ for a look), which the rest then reads.
+programs=$top_builddir
+if [ -n "$cross" ]; then
+	programs=$abs_top_builddir/tests/guest-$GUEST_ARCH/build
+	echo "# cross-compiling the library and GUEST_TESTS for $cross in tests/guest-$GUEST_ARCH"
+	why=$(prefix=$prefix libdir=$libdir sh "$srcdir/tests/guest-cross-build.sh" "$cross" \
+		"$abs_top_builddir/tests/guest-$GUEST_ARCH" $GUEST_TESTS) || fail "$why"
+fi
+
 # The library, installed exactly as a user installs it.
-"$MAKE" -C "$top_builddir" install DESTDIR="$root" > "$work/install.log" 2>&1 ||
+"$MAKE" -C "$programs" install DESTDIR="$root" > "$work/install.log" 2>&1 ||
 	fail "make install DESTDIR=$root failed: see $work/install.log"
 
-# busybox and its applets.
+# busybox; its applets' links are made by /init (busybox --install), which
+# a busybox of another architecture than this machine's can run there.
 cp "$BUSYBOX" "$root/bin/busybox"
-for applet in $("$BUSYBOX" --list); do
-	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
-done
+ln -s busybox "$root/bin/sh"
 
-# The test programs, and the C library files they load (not our libraries:
-# those come from the installation above).
+# The C library files a program loads (not our libraries: those come from
+# the installation above): ldd's list for this machine's programs; for
+# another architecture's, the NEEDED entries, followed, in the cross
+# compiler's C library.  Sets ldso to the loader.
 ldso=
-for t in $GUEST_TESTS; do
-	mkdir -p "$root/tests/$(dirname "$t")"
-	cp "$top_builddir/$t" "$root/tests/$t" || fail "test program $t was not built"
-	LC_ALL=C readelf -l "$top_builddir/$t" 2>/dev/null | grep -q INTERP || continue
-	for lib in $(ldd "$top_builddir/$t" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+copy_libs() { # program
+	LC_ALL=C readelf -l "$1" 2>/dev/null | grep -q INTERP || return 0
+	if [ -z "$cross" ]; then
+		libs=$(ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	else
+		interp=$(LC_ALL=C readelf -l "$1" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
+		libs=$interp
+		needed=$1
+		while [ -n "$needed" ]; do
+			next=
+			for n in $(LC_ALL=C readelf -d $needed | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u); do
+				case " $libs " in *"/$cross/$n "*) continue ;; esac
+				[ -f "$sysroot/lib/$n" ] || continue # ours, or missing: ldd would say
+				libs="$libs /lib/$cross/$n"
+				next="$next $sysroot/lib/$n"
+			done
+			needed=$next
+		done
+	fi
+	for lib in $libs; do
 		case $lib in */libsignalfd.so*|*/libtimerfd.so*) continue ;; esac
 		case $lib in */ld-linux*) ldso=$lib ;; esac
 		mkdir -p "$root$(dirname "$lib")"
-		[ -e "$root$lib" ] || cp -L "$lib" "$root$lib"
+		src=$lib
+		[ -z "$cross" ] || src=$sysroot/lib/${lib##*/}
+		[ -e "$root$lib" ] || cp -L "$src" "$root$lib"
 	done
+}
+
+# The test programs, and the C library files they load.
+for t in $GUEST_TESTS; do
+	mkdir -p "$root/tests/$(dirname "$t")"
+	cp "$programs/$t" "$root/tests/$t" || fail "test program $t was not built"
+	copy_libs "$programs/$t"
 done
-# The loader is also reached through the canonical /lib64 path.
-if [ -n "$ldso" ] && [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
+# x86_64's loader is also reached through the canonical /lib64 path.
+if [ -z "$cross" ] && [ -n "$ldso" ] && [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
 	mkdir -p "$root/lib64"
 	cp -L "$ldso" "$root/lib64/ld-linux-x86-64.so.2"
 fi
 
-# The same tests for i386 and x32, static: built in tests/guest-abi/ABI
+# The same tests for the kernel's other ABIs (i386 and x32, or armhf), static: built in tests/guest-abi/ABI
 # (kept between runs; only what changed is rebuilt), one ABI per job.  A
 # program that does not build is a failed test point (guest-tap.awk reads
 # abi-build.status before the console log).
@@ -159,14 +220,14 @@ CONF
 	fail "could not pack the initramfs"
 
 # Software emulation: KVM does not work on the machines this runs on.
-set -- -accel tcg -smp 2 -m 1024 -nographic -no-reboot \
+set -- $machine -accel tcg -smp 2 -m 1024 -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio.gz"
 if [ $interactive = yes ]; then
-	exec "$QEMU" "$@" -append "console=ttyS0 panic=-1 loglevel=4"
+	exec "$QEMU" "$@" -append "console=$console panic=-1 loglevel=4"
 fi
-echo "# booting $kernel in QEMU (software emulation, 2 CPUs); console log: $work/console.log"
+echo "# booting $kernel in $QEMU (software emulation, 2 CPUs); console log: $work/console.log"
 timeout "$FDEVENTS_GUEST_TIMEOUT" "$QEMU" "$@" \
-	-append "console=ttyS0 panic=-1 loglevel=1" < /dev/null > "$work/console.log" 2>&1
+	-append "console=$console panic=-1 loglevel=1" < /dev/null > "$work/console.log" 2>&1
 rc=$?
 [ $rc = 124 ] && echo "# QEMU killed after $FDEVENTS_GUEST_TIMEOUT s"
 awk -v libdir="$libdir" -f "$srcdir/tests/guest-tap.awk" "$work/abi-build.status" "$work/console.log"
