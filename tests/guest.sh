@@ -49,7 +49,7 @@ fi
 case $GUEST_ARCH in
 x86_64)
 	: "${QEMU:=qemu-system-x86_64}" "${FDEVENTS_GUEST_ABIS=i386 i386-time64 x32}"
-	qemu_pkg=qemu-system-x86 machine= console=ttyS0 cross= ;;
+	qemu_pkg=qemu-system-x86 machine='' console=ttyS0 cross='' ;;
 arm64)
 	# -cpu max: every AArch64 feature QEMU has, and AArch32 at EL0;
 	# pauth-impdef: its fast pointer-authentication hash, not QARMA,
