@@ -21,6 +21,10 @@ command -v "$host-gcc" >/dev/null 2>&1 || {
 	echo "$host-gcc not found (the guest's programs): install it with: apt-get install gcc-$host"
 	exit 1
 }
+# make check exports this build's compilers and flags (CC=gcc, ...), and a
+# calling make its command-line variables: none of them is the target's.
+unset CC CXX CPP CFLAGS CPPFLAGS LDFLAGS LIBS NM CLANG TEST_EMULATOR \
+	MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS
 rm -rf "$out/src" "$out/build"
 mkdir -p "$out/build" || exit 1
 out=$(cd "$out" && pwd)
@@ -28,7 +32,7 @@ log=$out/build.log
 {
 	"$MAKE" -C "$top_builddir" distdir distdir="$out/src" top_distdir="$out/src" &&
 	cd "$out/build" &&
-	../src/configure -q --host="$host" --prefix="$prefix" --libdir="$libdir" &&
+	../src/configure -q --host="$host" CC="$host-gcc" --prefix="$prefix" --libdir="$libdir" &&
 	"$MAKE" -j"$(nproc)" &&
 	"$MAKE" -j"$(nproc)" "$@"
 } > "$log" 2>&1 || {
