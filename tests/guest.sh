@@ -43,8 +43,10 @@ if [ "$GUEST_SUITE" = no ]; then
 fi
 # What differs between the guest architectures: QEMU and its machine, the
 # serial console, the other ABIs of the kernel, and where the programs
-# and their C library come from (cross: the GNU triplet they are built
-# for, in $cross_dir; sysroot: that C library).
+# and their C library come from (cross: the GNU triplet they are
+# cross-compiled for, empty for this machine's own; sysroot: that
+# triplet's C library).  Each has its own time limits: arm64's emulation
+# is slower.
 case $GUEST_ARCH in
 x86_64)
 	: "${QEMU:=qemu-system-x86_64}" "${FDEVENTS_GUEST_ABIS=i386 i386-time64 x32}"
