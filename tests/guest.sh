@@ -156,8 +156,9 @@ if [ -z "$cross" ] && [ -n "$ldso" ] && [ ! -e "$root/lib64/ld-linux-x86-64.so.2
 	cp -L "$ldso" "$root/lib64/ld-linux-x86-64.so.2"
 fi
 
-# The same tests for the kernel's other ABIs (i386 and x32, or armhf), static: built in tests/guest-abi/ABI
-# (kept between runs; only what changed is rebuilt), one ABI per job.  A
+# The same tests for the kernel's other ABIs (i386 and x32, or armhf),
+# static: built in tests/guest-abi/ABI (kept between runs; only what
+# changed is rebuilt), one ABI per job.  A
 # program that does not build is a failed test point (guest-tap.awk reads
 # abi-build.status before the console log).
 abi_tests=
