@@ -1,10 +1,6 @@
-/* When an SFD_EXCLUSIVE claim ends, and what it held then.
+/* What an SFD_EXCLUSIVE claim held when it ends (test-sfd-lifetime has
+ * when it ends).
  *
- * - The claim lasts while the owning group holds a descriptor for it:
- *   dup'd copies count, but a copy held by a fork child or in flight over
- *   SCM_RIGHTS does not.  Each case runs in a child Q that claims SIGTERM
- *   and then sends itself SIGTERM: it must die of it exactly when it no
- *   longer holds a descriptor of the claim.
  * - A pending signal whose disposition is to ignore it (SIG_IGN, or a
  *   default-ignore such as SIGCHLD) when the claim ends is discarded, as
  *   sigaction(SIG_IGN) discards one: it wakes nobody, and a thread asleep
@@ -23,7 +19,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,98 +96,6 @@ static void end_claim(int sfd, int sig, const char *what)
 	ok(s.ret == 0, "%s: when the claim ends, a thread in epoll_wait() is not interrupted (returned %d%s%s)",
 	   what, s.ret, s.ret < 0 ? ", " : "", s.ret < 0 ? strerror(s.err) : "");
 	ok(!is_pending(sig), "%s: and the signal, ignored now, is discarded", what);
-}
-
-/* Send FD over the socket SOCK, and leave it in flight.  */
-static void send_fd(int sock, int fd)
-{
-	char byte = 0, buf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	if (sendmsg(sock, &msg, 0) != 1)
-		_exit(3);
-}
-
-enum copy { FORK_CHILD, IN_FLIGHT, DUP };
-
-/* Q claims SIGTERM, makes a second reference of kind HOW, closes its
- * descriptor and sends itself SIGTERM; for DUP it then closes the copy.
- * Q's wait status: killed by SIGTERM, or exit 0 if it survived.  */
-static int owner_closes(enum copy how)
-{
-	int status;
-	pid_t q;
-
-	fflush(stdout);
-	q = fork();
-	if (q < 0)
-		bail("fork: %s", strerror(errno));
-	if (q == 0) {
-		int sfd = claim(SIGTERM), copy = -1, sv[2];
-		pid_t c = -1;
-
-		if (sfd < 0)
-			_exit(2);
-		switch (how) {
-		case FORK_CHILD:
-			c = fork();
-			if (c == 0) {
-				pause_ms(5000);	/* holds its copy */
-				_exit(0);
-			}
-			break;
-		case IN_FLIGHT:
-			if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
-				_exit(3);
-			send_fd(sv[0], sfd);
-			break;
-		case DUP:
-			copy = dup(sfd);
-			break;
-		}
-		close(sfd);
-		kill(getpid(), SIGTERM);
-		pause_ms(200);
-		if (how == DUP) {
-			/* still claimed: pending, not delivered */
-			if (!is_pending(SIGTERM))
-				_exit(4);
-			close(copy);
-			pause_ms(200);
-		}
-		if (c > 0)
-			kill(c, SIGKILL);
-		_exit(0);
-	}
-	waitpid(q, &status, 0);
-	return status;
-}
-
-static void claim_lifetime(void)
-{
-	int st;
-
-	st = owner_closes(FORK_CHILD);
-	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
-	   "the owner closes its descriptor while a fork child holds a copy: the claim ends, SIGTERM kills (status %#x)",
-	   (unsigned int)st);
-	st = owner_closes(IN_FLIGHT);
-	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
-	   "the owner closes its descriptor while a copy is in flight over SCM_RIGHTS: the claim ends, SIGTERM kills (status %#x)",
-	   (unsigned int)st);
-	st = owner_closes(DUP);
-	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
-	   "the owner closes one of two dup'd descriptors: still claimed; then the other: the pending SIGTERM kills (status %#x)",
-	   (unsigned int)st);
 }
 
 static volatile sig_atomic_t ticks;
@@ -460,7 +363,6 @@ int main(void)
 	sigaction(SIGUSR1, &ign, NULL);
 	end_claim(sfd, SIGUSR1, "claimed SIGUSR1 set to SIG_IGN");
 
-	claim_lifetime();
 	monotonic_timer_after_ignored_claim();
 	timer_claim_end_wakes_nobody();
 	cpu_timer_after_ignored_claim();

@@ -1197,7 +1197,7 @@ static int exec_target(int argc, char **argv)
 static void g_inherit(void)
 {
 	int waited;
-	int fd, status, sv[2], p[2];
+	int fd, plain, status, sv[2], p[2];
 	char buf[16];
 	pid_t pid;
 
@@ -1205,9 +1205,20 @@ static void g_inherit(void)
 	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTERM, SIGUSR1, 0);
 	t_ok(fd >= 0, "claim SIGTERM and SIGUSR1");
 
+	/*
+	 * fork() does not copy a claiming descriptor: the child finds its
+	 * number free (F_DUPFD asked for that number gets it), while a
+	 * plain signalfd is inherited as ever.
+	 */
+	plain = sfd(-1, SFD_NONBLOCK, SIGUSR2, 0);
 	pid = fork_child(20, p);
 	if (pid == 0) {
-		if (fcntl(fd, F_GETFD) != -1 && write(p[1], "f", 1) != 1)
+		char out[2];
+
+		out[0] = fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
+			 fcntl(p[1], F_DUPFD, fd) == fd ? 'b' : 'f';
+		out[1] = plain >= 0 && fcntl(plain, F_GETFD) != -1 ? 'p' : 'x';
+		if (write(p[1], out, 2) != 2)
 			_exit(3);
 		kill(getpid(), SIGTERM);
 		sleep_ms(TIMEOUT_MS);
@@ -1216,10 +1227,15 @@ static void g_inherit(void)
 		_exit(0);
 	}
 	waited = child_output(pid, p, buf, sizeof(buf), &status);
-	t_ok(waited && strcmp(buf, "f") == 0 &&
-	     killed_by(status, SIGTERM),
-	     "a forked child has the descriptor but not the claim: SIGTERM kills it (\"%s\", 0x%x)",
-	     buf, status);
+	close(plain);
+	t_ok(buf[0] == 'b',
+	     "a forked child does not get the claiming descriptor: its number is free there (EBADF) (\"%s\")",
+	     buf);
+	t_ok(buf[1] == 'p',
+	     "while it inherits a plain signalfd made before the fork (\"%s\")",
+	     buf);
+	t_ok(waited && strlen(buf) == 2 && killed_by(status, SIGTERM),
+	     "nor the claim: SIGTERM kills it (\"%s\", 0x%x)", buf, status);
 	kill(getpid(), SIGTERM);
 	t_ok(got(fd, SIGTERM), "the parent's claim is untouched: its SIGTERM is read");
 
@@ -1712,7 +1728,7 @@ static void *reprogram_thread(void *arg)
 static void g_owner(void)
 {
 	struct signalfd_siginfo si;
-	int fd, status, p[2];
+	int fd, status, p[2], sv[2];
 	pthread_t th;
 	void *r;
 	char buf[16];
@@ -1721,22 +1737,39 @@ static void g_owner(void)
 	fd = sfd(-1, SFD_EXCLUSIVE | SFD_NONBLOCK, SIGTERM, 0);
 	t_ok(fd >= 0, "claim SIGTERM");
 
+	/* Another group holds the descriptor: a fork child does not get
+	 * it (fork() leaves a claiming descriptor out), so it is sent. */
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		t_diag("socketpair: %s", strerror(errno));
+		return;
+	}
 	pid = fork_child(20, p);
 	if (pid == 0) {
 		char out[3];
+		int f;
 
-		out[0] = sfd(fd, 0, SIGUSR1, 0) == -1 && errno == EPERM ? 'p' : 'x';
-		out[1] = sfd(fd, SFD_EXCLUSIVE, SIGTERM, SIGINT, 0) == -1 &&
+		close(sv[0]);
+		f = recv_fd(sv[1]);
+		if (f < 0)
+			_exit(2);
+		out[0] = sfd(f, 0, SIGUSR1, 0) == -1 && errno == EPERM ? 'p' : 'x';
+		out[1] = sfd(f, SFD_EXCLUSIVE, SIGTERM, SIGINT, 0) == -1 &&
 			 errno == EPERM ? 'p' : 'x';
-		out[2] = read(fd, &si, sizeof(si)) == -1 && errno == EAGAIN ? 'r' : 'x';
+		out[2] = read(f, &si, sizeof(si)) == -1 && errno == EAGAIN ? 'r' : 'x';
 		if (write(p[1], out, 3) != 3)
 			_exit(3);
 		_exit(0);
 	}
+	close(sv[1]);
+	if (pid > 0 && send_fd(sv[0], fd))
+		t_diag("send_fd: %s", strerror(errno));
+	close(sv[0]);
 	child_output(pid, p, buf, sizeof(buf), &status);
-	t_ok(buf[0] == 'p', "a fork child's signalfd(fd, {SIGUSR1}, 0) fails with EPERM (\"%s\")", buf);
+	t_ok(buf[0] == 'p',
+	     "a process that received the descriptor over SCM_RIGHTS: its signalfd(fd, {SIGUSR1}, 0) fails with EPERM (\"%s\", 0x%x)",
+	     buf, status);
 	t_ok(buf[1] == 'p', "and so does its SFD_EXCLUSIVE re-programming");
-	t_ok(buf[2] == 'r', "the child may still read the descriptor (EAGAIN, nothing pending)");
+	t_ok(buf[2] == 'r', "that process may still read the descriptor (EAGAIN, nothing pending)");
 	kill(getpid(), SIGTERM);
 	t_ok(sfd_read(fd, &si, TIMEOUT_MS) && si.ssi_signo == SIGTERM,
 	     "the owner still claims and reads its SIGTERM");
@@ -1986,7 +2019,7 @@ static const struct group groups[] = {
 	{ "faults", g_faults, 11 },
 	{ "reprogram", g_reprogram, 12 },
 	{ "jobctl", g_jobctl, 2 },
-	{ "inherit", g_inherit, 9 },
+	{ "inherit", g_inherit, 11 },
 	{ "several", g_several, 15 },
 	{ "eventfs", g_eventfs, 5 },
 	{ "lifecycle", g_lifecycle, 5 },

@@ -11,8 +11,9 @@
  *   voluntary context switches, from /proc/C/status, stay put but for a
  *   margin).
  * - fdinfo names the owner of a claim (SFD_EXCLUSIVE): "owner:" is the
- *   owning group's TGID, in the parent as in a fork child that holds a
- *   copy, and 0 for a plain signalfd.
+ *   owning group's TGID, in the owner as in another process that holds a
+ *   copy (one received over SCM_RIGHTS: fork() does not copy a claiming
+ *   descriptor), and 0 for a plain signalfd.
  * - io_uring: a child arms a poll of its signalfd on its parent's ring
  *   and exits; when the parent reaps it, the request completes with
  *   ECANCELED (the POLLFREE wake-up of the freed sighand's waiters), as
@@ -29,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,10 +219,55 @@ static long fdinfo_owner(int fd)
 	return owner;
 }
 
+/* Pass FD over the unix socket SOCK (SCM_RIGHTS): 0, or -1.  */
+static int send_fd(int sock, int fd)
+{
+	char c = 'f', ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr msg;
+	struct cmsghdr *cm;
+
+	memset(&msg, 0, sizeof(msg));
+	memset(ctl, 0, sizeof(ctl));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl;
+	msg.msg_controllen = sizeof(ctl);
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+/* The descriptor that send_fd() passed over SOCK, or -1.  */
+static int recv_fd(int sock)
+{
+	char c, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr msg;
+	struct cmsghdr *cm;
+	int fd;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl;
+	msg.msg_controllen = sizeof(ctl);
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (!cm || cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
 static void fdinfo_owner_line(void)
 {
 	sigset_t mask;
-	int sfd, plain, p[2], status;
+	int sfd, plain, p[2], sv[2], status;
 	long in_child = -2;
 	pid_t c;
 
@@ -235,20 +282,34 @@ static void fdinfo_owner_line(void)
 		bail("signalfd(SFD_EXCLUSIVE): %s", strerror(errno));
 	plain = signalfd(-1, &mask, SFD_CLOEXEC);
 	is(fdinfo_owner(sfd), getpid(), "fdinfo of a claiming signalfd: owner is the owning group's TGID");
-	if (pipe(p) != 0)
-		bail("pipe: %s", strerror(errno));
+	/* fork() leaves a claiming descriptor out of the child's table:
+	 * the child gets its copy over a unix socket.  */
+	if (pipe(p) != 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		bail("pipe, socketpair: %s", strerror(errno));
+	fflush(stdout);
 	c = fork();
+	if (c < 0)
+		bail("fork: %s", strerror(errno));
 	if (c == 0) {
-		long o = fdinfo_owner(sfd);
+		int f;
+		long o = -3;	/* no descriptor came */
 
+		close(sv[0]);
+		f = recv_fd(sv[1]);
+		if (f >= 0)
+			o = fdinfo_owner(f);
 		_exit(write(p[1], &o, sizeof(o)) == sizeof(o) ? 0 : 1);
 	}
 	close(p[1]);
+	close(sv[1]);
+	if (send_fd(sv[0], sfd) != 0)
+		diag("sendmsg(SCM_RIGHTS): %s", strerror(errno));
+	close(sv[0]);
 	if (read(p[0], &in_child, sizeof(in_child)) != sizeof(in_child))
 		in_child = -2;
 	close(p[0]);
 	waitpid(c, &status, 0);
-	is(in_child, getpid(), "  the same in a fork child that holds a copy (not the child's TGID)");
+	is(in_child, getpid(), "  the same in another process that received a copy over SCM_RIGHTS (not its own TGID)");
 	is(fdinfo_owner(plain), 0, "fdinfo of a plain signalfd: owner 0");
 	close(plain);
 	close(sfd);
