@@ -6,7 +6,8 @@
  * reference goes, wherever that was, at the owner's execve() and at the
  * group's exit.  fork() does not copy a claiming descriptor, so no child
  * keeps a claim; a copy the owner passes on (SCM_RIGHTS, a CLONE_FILES
- * process) or a ptracer takes (pidfd_getfd()) keeps it until closed.
+ * process, an io_uring's registered files) or a ptracer takes
+ * (pidfd_getfd()) keeps it until closed.
  *
  * Each case runs in a process Q that claims SIGTERM, forks a child that
  * sleeps through the case (a kernel that copied the descriptor into it
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <linux/io_uring.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -131,6 +133,15 @@ static int recv_fd(int sock)
 		return -1;
 	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
 	return fd;
+}
+
+/* In a helper process Q forks: die with Q, so that none is left waiting
+ * for a go-ahead that will never come.  */
+static void die_with_q(pid_t q)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != q)
+		_exit(0);
 }
 
 /* A one-byte go-ahead between two threads or processes.  */
@@ -346,13 +357,14 @@ static void by_thread_with_own_table(void)
 static void by_clone_files_process(void)
 {
 	struct gate go;
-	pid_t p;
+	pid_t p, q = getpid();
 
 	gate_open(&go);
 	p = syscall(SYS_clone, CLONE_FILES | SIGCHLD, 0, 0, 0, 0);
 	if (p < 0)
 		_exit(8);
 	if (p == 0) {
+		die_with_q(q);
 		gate_wait(&go);
 		close(sfd);
 		_exit(0);
@@ -383,7 +395,7 @@ static void by_receiver(void)
 {
 	struct gate go;
 	int sv[2];
-	pid_t r;
+	pid_t r, q = getpid();
 
 	gate_open(&go);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
@@ -392,8 +404,10 @@ static void by_receiver(void)
 	if (r < 0)
 		_exit(8);
 	if (r == 0) {
-		int copy = recv_fd(sv[1]);
+		int copy;
 
+		die_with_q(q);
+		copy = recv_fd(sv[1]);
 		gate_wait(&go);
 		_exit(copy < 0 ? 1 : 0);
 	}
@@ -424,9 +438,11 @@ static void by_pidfd_getfd(void)
 	if (r < 0)
 		_exit(8);
 	if (r == 0) {
-		int pidfd = syscall(SYS_pidfd_open, q, 0);
-		int copy = pidfd < 0 ? -1 : syscall(SYS_pidfd_getfd, pidfd, sfd, 0);
+		int pidfd, copy;
 
+		die_with_q(q);
+		pidfd = syscall(SYS_pidfd_open, q, 0);
+		copy = pidfd < 0 ? -1 : syscall(SYS_pidfd_getfd, pidfd, sfd, 0);
 		if (copy < 0)
 			_exit(errno == EPERM || errno == ENOSYS ? 9 : 12);
 		gate_pass(&got);
@@ -447,6 +463,45 @@ static void by_pidfd_getfd(void)
 	last_step();
 	gate_pass(&go);
 	waitpid(r, NULL, 0);
+	expect_end();
+}
+
+/* An io_uring's registered file is held by the ring, which a fork child
+ * inherits: the child keeps the claim until the ring goes (a kworker
+ * drops the ring's files, a little later).  Q exits 13 (the parent
+ * skips) where io_uring is not available.  */
+static void by_io_uring_registered(void)
+{
+	struct io_uring_params params;
+	struct gate go;
+	pid_t c, q = getpid();
+	int ring;
+
+	memset(&params, 0, sizeof(params));
+	ring = syscall(__NR_io_uring_setup, 4, &params);
+	if (ring < 0) {
+		diag("io_uring_setup: %s", strerror(errno));
+		_exit(13);
+	}
+	if (syscall(__NR_io_uring_register, ring, IORING_REGISTER_FILES, &sfd, 1) != 0) {
+		diag("IORING_REGISTER_FILES: %s", strerror(errno));
+		_exit(12);
+	}
+	gate_open(&go);
+	c = fork();
+	if (c < 0)
+		_exit(8);
+	if (c == 0) {
+		die_with_q(q);
+		gate_wait(&go);
+		_exit(0);
+	}
+	close(ring);
+	close(sfd);
+	still_held("closing it and the ring, which a fork child inherited");
+	last_step();
+	gate_pass(&go);
+	waitpid(c, NULL, 0);
 	expect_end();
 }
 
@@ -507,6 +562,7 @@ static const struct lifetime_case cases[] = {
 	{ by_message_in_flight, "a copy in flight over SCM_RIGHTS keeps it until the socket is closed" },
 	{ by_receiver, "a process that received a copy keeps it until it exits" },
 	{ by_pidfd_getfd, "a copy taken with pidfd_getfd() keeps it until its holder exits" },
+	{ by_io_uring_registered, "an io_uring's registered file keeps it while a fork child holds the ring" },
 	{ fork_leaves_it_out, "fork() does not copy it into the child; close() then ends it" },
 };
 
@@ -534,9 +590,8 @@ static void run_case(const struct lifetime_case *c)
 			_exit(2);
 		sleeper = fork();
 		if (sleeper == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() == self)	/* else Q is gone already */
-				pause_ms(END_WAIT_MS * 3);
+			die_with_q(self);
+			pause_ms(END_WAIT_MS * 3);
 			_exit(0);
 		}
 		kill(getpid(), SIGTERM);
@@ -546,11 +601,17 @@ static void run_case(const struct lifetime_case *c)
 	}
 	close(pipefd[1]);
 	waitpid(q, &status, 0);
+	/* What Q wrote is there; a helper of Q may still hold the pipe.  */
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 	while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
 		reached = buf[n - 1] == 'F';
 	close(pipefd[0]);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 9) {
 		skip(1, "%s: pidfd_getfd() is not allowed here (EPERM or ENOSYS)", c->what);
+		return;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 13) {
+		skip(1, "%s: io_uring_setup() fails here", c->what);
 		return;
 	}
 	ok(reached && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
