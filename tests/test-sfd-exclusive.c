@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "scm-rights.h"
 
 #ifndef SFD_EXCLUSIVE
 #define SFD_EXCLUSIVE 1
@@ -1067,49 +1068,6 @@ static void g_jobctl(void)
 
 /* ------------------------------------------------------------------ */
 /* point 7: fork, execve, SCM_RIGHTS                                   */
-
-static int send_fd(int sock, int fd)
-{
-	char c = 'f', ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr msg;
-	struct cmsghdr *cm;
-
-	memset(&msg, 0, sizeof(msg));
-	memset(ctl, 0, sizeof(ctl));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl;
-	msg.msg_controllen = sizeof(ctl);
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char c, ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr msg;
-	struct cmsghdr *cm;
-	int fd;
-
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl;
-	msg.msg_controllen = sizeof(ctl);
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (!cm || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
-}
 
 /*
  * Run "self --exec-target FD PIPEFD" from a child that claimed SIGTERM:

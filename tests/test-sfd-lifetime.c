@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "scm-rights.h"
 
 /* How long Q waits for a claim to end: the last reference of an exiting
  * thread or process goes a little after it can be waited for.  */
@@ -94,45 +95,6 @@ static void __attribute__((noreturn)) expect_end(void)
 	pause_ms(END_WAIT_MS);
 	diag("the claim outlived the last reference: SIGTERM still pending");
 	_exit(1);
-}
-
-/* Send FD over SOCK (it stays in flight until received).  */
-static int send_fd(int sock, int fd)
-{
-	char byte = 0, buf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-	memset(buf, 0, sizeof(buf));
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char byte, buf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cm;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (!cm || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
 }
 
 /* In a helper process Q forks: die with Q, so that none is left waiting

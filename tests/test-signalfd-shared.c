@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "scm-rights.h"
 
 static void pause_ms(int ms)
 {
@@ -217,51 +218,6 @@ static long fdinfo_owner(int fd)
 			break;
 	fclose(f);
 	return owner;
-}
-
-/* Pass FD over the unix socket SOCK (SCM_RIGHTS): 0, or -1.  */
-static int send_fd(int sock, int fd)
-{
-	char c = 'f', ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr msg;
-	struct cmsghdr *cm;
-
-	memset(&msg, 0, sizeof(msg));
-	memset(ctl, 0, sizeof(ctl));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl;
-	msg.msg_controllen = sizeof(ctl);
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-/* The descriptor that send_fd() passed over SOCK, or -1.  */
-static int recv_fd(int sock)
-{
-	char c, ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr msg;
-	struct cmsghdr *cm;
-	int fd;
-
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl;
-	msg.msg_controllen = sizeof(ctl);
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (!cm || cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
 }
 
 static void fdinfo_owner_line(void)
