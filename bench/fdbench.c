@@ -28,6 +28,9 @@
  *			wait in an epoll set that its child keeps, and one
  *			whose child keeps none: median of 5 alternating rounds
  *			each (a fixed amount of work: BENCH_MS does not apply)
+ *	fdbench fork	fork() of a process holding 65536 open files, and of
+ *			one holding none: median of 5 alternating rounds each
+ *			(a fixed amount of work: BENCH_MS does not apply)
  *	fdbench excl	signals/s through an SFD_EXCLUSIVE signalfd and
  *			through a plain one over a sigprocmask()-blocked set
  *	fdbench kill	kill() of a process with no signalfd (handler, ignored),
@@ -51,6 +54,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -575,6 +579,48 @@ static int cmd_reap(void)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		die("prctl(PR_SET_CHILD_SUBREAPER)");
 	median_of_sizes(reap_time, 0, "reap.0", REAP_N, "reap.65536");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* fork() of a process holding many open files */
+
+#define FORK_N 65536
+static int fork_fds[FORK_N];
+
+/* ns of the fork() that copies a table of N open files, each its own
+   struct file (/dev/null opened N times): the series makes dup_fd() read
+   each one's f_mode, to leave SFD_EXCLUSIVE descriptors out */
+static double fork_time(int n)
+{
+	int i, status;
+	pid_t pid;
+	double t;
+
+	for (i = 0; i < n; i++) {
+		fork_fds[i] = open("/dev/null", O_RDONLY);
+		if (fork_fds[i] < 0)
+			die("open /dev/null");
+	}
+	t = now_ns();
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	t = now_ns() - t;
+	if (pid < 0)
+		die("fork");
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("waitpid");
+	for (i = 0; i < n; i++)
+		close(fork_fds[i]);
+	return t;
+}
+
+static int cmd_fork(void)
+{
+	raise_nofile(FORK_N + 64);
+	median_of_sizes(fork_time, 0, "fork.0", FORK_N, "fork.65536");
 	return 0;
 }
 
@@ -1218,6 +1264,8 @@ int main(int argc, char **argv)
 		return cmd_teardown();
 	if (argc == 2 && !strcmp(argv[1], "reap"))
 		return cmd_reap();
+	if (argc == 2 && !strcmp(argv[1], "fork"))
+		return cmd_fork();
 	if (argc == 2 && !strcmp(argv[1], "excl"))
 		return cmd_excl();
 	if (argc == 2 && !strcmp(argv[1], "kill"))
@@ -1233,7 +1281,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "memory"))
 		return cmd_memory();
 	fprintf(stderr,
-		"usage: fdbench fanout|idle|teardown|reap|excl|kill|tfdcycle|tfdmany|batch|\n"
-		"       threads|memory\n");
+		"usage: fdbench fanout|idle|teardown|reap|fork|excl|kill|tfdcycle|tfdmany|\n"
+		"       batch|threads|memory\n");
 	return 2;
 }

@@ -177,6 +177,14 @@ END {
 	    g == "" ? "" : sprintf("%.3g", g) + 0, "ns", "",
 	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "reap.65536", "reap.0"))
 	row("reap, 65536 waiters, patched / baseline", "cross", "", "reap.65536", "", "", "", "ns")
+	print "-- fork: fork() of a process holding 65536 open files (dup_fd() reads each one's f_mode)"
+	# goal: at most 5 % above the baseline kernel's median ratio
+	g = ratio_median("baseline", "fork.65536", "fork.0")
+	row("fork, 65536 files / none", "ratio", "baseline", "fork.65536", "fork.0", "", "", "ns")
+	row("fork, 65536 files / none (goal: baseline's x 1.05)", "ratio", "patched", "fork.65536", "fork.0", "<=",
+	    g == "" ? "" : sprintf("%.3g", g * 1.05) + 0, "ns", "",
+	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "fork.65536", "fork.0"))
+	row("fork, 65536 files, patched / baseline", "cross", "", "fork.65536", "", "", "", "ns")
 	print "-- SFD_EXCLUSIVE cost"
 	row("signals/s: SFD_EXCLUSIVE fd / plain fd, blocked set", "ratio", "patched", "excl.exclusive", "excl.plain", ">=", 0.95, "/s")
 	row("signals/s through a plain signalfd", "cross", "", "excl.plain", "", ">=", 0.99, "/s")

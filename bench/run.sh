@@ -43,7 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_TIMEOUT:=1500}" "${BENCH_CONFIG_DIR:=$srcdir/kernel/config}"
 : "${BENCH_ICOUNT:=1}"
 : "${KBUILD_LOCK:=}" "${BENCH_LOCK_WAIT:=120}" "${KERNEL:=6.1}"
-benchmarks="fanout excl kill tfdcycle tfdmany batch threads memory idle teardown reap"
+benchmarks="fanout excl kill tfdcycle tfdmany batch threads memory idle teardown reap fork"
 wrapped_calls="signalfd timerfd_settime timerfd_gettime"
 
 fail() { echo "bench: $*" >&2; exit 1; }
