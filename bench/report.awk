@@ -94,6 +94,16 @@ function ratio_median(k, a, b,    v, n) {
 }
 # A row whose goal is derived from measured figures passes goal "" when
 # they are missing, and gwhy: why there is no goal.
+# The baseline's ratio a / b, then the patched kernel's against a goal of
+# at most the baseline's median ratio of the same run times FACTOR.
+function against_baseline(text, a, b, factor,    g, name) {
+	g = ratio_median("baseline", a, b)
+	name = factor == 1 ? "baseline's" : "baseline's x " factor
+	row(text, "ratio", "baseline", a, b, "", "", "ns")
+	row(text " (goal: " name ")", "ratio", "patched", a, b, "<=",
+	    g == "" ? "" : sprintf("%.3g", g * factor) + 0, "ns", "",
+	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", a, b))
+}
 function row(text, kind, k, a, b, op, goal, u, note, gwhy,    n, v, verdict, kk, m, l, h) {
 	kk = kind == "cross" ? "patched/baseline" : kind == "diff" ? "patched-baseline" : k
 	n = collect(kind, k, a, b, v)
@@ -163,27 +173,12 @@ END {
 	row("idle signalfds N=4000 / N=0, reading SIGUSR1 alone", "ratio", "baseline", "idle.4000.one", "idle.0", "", "", "ns")
 	row("idle signalfds N=4000 / N=0, reading SIGUSR1 alone", "ratio", "patched", "idle.4000.one", "idle.0", "<=", 1.05, "ns")
 	print "-- teardown: close() of signalfds reading SIGUSR1+SIGUSR2, each waited on once (linear: 4)"
-	# goal: at most 10 % above the baseline kernel's median ratio
-	g = ratio_median("baseline", "teardown.16000", "teardown.4000")
-	row("teardown 16000 / 4000", "ratio", "baseline", "teardown.16000", "teardown.4000", "", "", "ns")
-	row("teardown 16000 / 4000 (goal: baseline's x 1.1)", "ratio", "patched", "teardown.16000", "teardown.4000", "<=",
-	    g == "" ? "" : sprintf("%.3g", g * 1.1) + 0, "ns", "",
-	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "teardown.16000", "teardown.4000"))
+	against_baseline("teardown 16000 / 4000", "teardown.16000", "teardown.4000", 1.1)
 	print "-- reap: wait4() of a zombie whose 65536 signalfds wait in an epoll set its child keeps"
-	# goal: at most the baseline kernel's median ratio
-	g = ratio_median("baseline", "reap.65536", "reap.0")
-	row("reap, 65536 waiters / none", "ratio", "baseline", "reap.65536", "reap.0", "", "", "ns")
-	row("reap, 65536 waiters / none (goal: baseline's)", "ratio", "patched", "reap.65536", "reap.0", "<=",
-	    g == "" ? "" : sprintf("%.3g", g) + 0, "ns", "",
-	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "reap.65536", "reap.0"))
+	against_baseline("reap, 65536 waiters / none", "reap.65536", "reap.0", 1)
 	row("reap, 65536 waiters, patched / baseline", "cross", "", "reap.65536", "", "", "", "ns")
 	print "-- fork: fork() of a process holding 65536 open files (dup_fd() reads each one's f_mode)"
-	# goal: at most 5 % above the baseline kernel's median ratio
-	g = ratio_median("baseline", "fork.65536", "fork.0")
-	row("fork, 65536 files / none", "ratio", "baseline", "fork.65536", "fork.0", "", "", "ns")
-	row("fork, 65536 files / none (goal: baseline's x 1.05)", "ratio", "patched", "fork.65536", "fork.0", "<=",
-	    g == "" ? "" : sprintf("%.3g", g * 1.05) + 0, "ns", "",
-	    "the goal needs the baseline's ratio: " whyrow("ratio", "baseline", "fork.65536", "fork.0"))
+	against_baseline("fork, 65536 files / none", "fork.65536", "fork.0", 1.05)
 	row("fork, 65536 files, patched / baseline", "cross", "", "fork.65536", "", "", "", "ns")
 	print "-- SFD_EXCLUSIVE cost"
 	row("signals/s: SFD_EXCLUSIVE fd / plain fd, blocked set", "ratio", "patched", "excl.exclusive", "excl.plain", ">=", 0.95, "/s")
