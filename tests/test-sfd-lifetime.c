@@ -7,7 +7,8 @@
  * group's exit.  fork() does not copy a claiming descriptor, so no child
  * keeps a claim; a copy the owner passes on (SCM_RIGHTS, a CLONE_FILES
  * process, an io_uring's registered files) or a ptracer takes
- * (pidfd_getfd()) keeps it until closed.
+ * (pidfd_getfd()) keeps it until closed; a fork() of a process that got
+ * such a copy leaves it out as well.
  *
  * Each case runs in a process Q that claims SIGTERM, forks a child that
  * sleeps through the case (a kernel that copied the descriptor into it
@@ -619,6 +620,111 @@ static void group_exit_ends_it(void)
 	close(copy);
 }
 
+/* In a new process: 1 if a fork child of it has descriptor FD, 0 if
+ * not, 3 where the child could not be made.  */
+static int fork_child_has(int fd)
+{
+	int status;
+	pid_t c = fork();
+
+	if (c < 0)
+		return 3;
+	if (c == 0)
+		_exit(fcntl(fd, F_GETFD) >= 0);
+	waitpid(c, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
+/* Run HOW (fd) in a new process made by clone(FLAGS) and say how it
+ * ended: HOW's own exit status, or 4 if it died.  */
+static int in_child(int (*how)(int fd), int fd, unsigned long flags)
+{
+	int status;
+	pid_t p = syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
+
+	if (p < 0)
+		bail("clone: %s", strerror(errno));
+	if (p == 0)
+		_exit(how(fd));
+	waitpid(p, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 4;
+}
+
+static int received_copy(int sock)
+{
+	int copy = recv_fd(sock);
+
+	return copy < 0 ? 5 : fork_child_has(copy);
+}
+
+static int pidfd_copy(int fd)
+{
+	int pidfd = syscall(SYS_pidfd_open, getppid(), 0);
+	int copy = pidfd < 0 ? -1 : syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+
+	if (copy < 0)
+		return errno == EPERM || errno == ENOSYS ? 9 : 5;
+	return fork_child_has(copy);
+}
+
+static int dup2_copy(int fd)
+{
+	int r;
+
+	if (dup2(fd, fd + 100) < 0)
+		return 5;
+	r = fork_child_has(fd + 100);
+	close(fd + 100);	/* the table is the test's own */
+	return r;
+}
+
+static int unshared_copy(int fd)
+{
+	return unshare(CLONE_FILES) != 0 ? 5 : fork_child_has(fd);
+}
+
+/* Closing a free number above every open one copies the whole table.  */
+static int close_range_unshared_copy(int fd)
+{
+	if (syscall(SYS_close_range, fd + 200, fd + 200, CLOSE_RANGE_UNSHARE))
+		return 5;
+	return fork_child_has(fd);
+}
+
+/* fork() leaves a claiming descriptor out of the child whichever way it
+ * came into the parent's table.  */
+static void fork_leaves_out_every_copy(void)
+{
+	static const char *const said[] = {
+		"the child lacks it", "the child has it", "",
+		"fork() failed", "the process died", "could not get the copy",
+	};
+	int sv[2], fd = claim(0), r;
+
+	if (fd < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		bail("claim or socketpair: %s", strerror(errno));
+	if (send_fd(sv[0], fd))
+		bail("send_fd: %s", strerror(errno));
+	r = in_child(received_copy, sv[1], 0);
+	ok(r == 0, "fork() in a process that received the claiming descriptor over SCM_RIGHTS: %s",
+	   said[r]);
+	r = in_child(pidfd_copy, fd, 0);
+	if (r == 9)
+		skip(1, "pidfd_getfd() is not allowed here (EPERM or ENOSYS)");
+	else
+		ok(r == 0, "fork() in a process that took it with pidfd_getfd(): %s", said[r]);
+	r = in_child(dup2_copy, fd, CLONE_FILES);
+	ok(r == 0, "fork() after dup2() of it, in a clone(CLONE_FILES) sharer: %s", said[r]);
+	r = in_child(unshared_copy, fd, CLONE_FILES);
+	ok(r == 0, "fork() after unshare(CLONE_FILES) copied the table: %s", said[r]);
+	r = in_child(close_range_unshared_copy, fd, CLONE_FILES);
+	ok(r == 0, "fork() after close_range(CLOSE_RANGE_UNSHARE) copied the table: %s",
+	   said[r]);
+	close(sv[0]);
+	close(sv[1]);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -641,5 +747,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	group_exit_ends_it();
+	fork_leaves_out_every_copy();
 	return done_testing();
 }
