@@ -32,6 +32,9 @@
 #                      a guest waits BENCH_LOCK_WAIT=120 s for it at most)
 #   BENCH_KERNEL_PATCHED, BENCH_KERNEL_BASELINE
 #                      use these bzImages instead of building them
+#   BENCH_ONLY         some of the benchmarks, by name (default: all of
+#                      "$all_benchmarks" below), for a quick look at a
+#                      few rows; the table then has only theirs
 #   KERNEL=6.1         the tree, passed to build-kernel.sh --tree: 6.1
 #                      (kernel/patches) or 6.12 (kernel/patches-6.12)
 #   QEMU, BUSYBOX, CC  tools (default qemu-system-x86_64, /bin/busybox, cc)
@@ -43,13 +46,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_TIMEOUT:=1500}" "${BENCH_CONFIG_DIR:=$srcdir/kernel/config}"
 : "${BENCH_ICOUNT:=1}"
 : "${KBUILD_LOCK:=}" "${BENCH_LOCK_WAIT:=120}" "${KERNEL:=6.1}"
-benchmarks="fanout excl kill tfdcycle tfdmany batch threads memory idle teardown reap fork"
+all_benchmarks="fanout excl kill tfdcycle tfdmany batch threads memory idle teardown reap fork"
+benchmarks=${BENCH_ONLY:-$all_benchmarks}
 wrapped_calls="signalfd timerfd_settime timerfd_gettime"
 
 fail() { echo "bench: $*" >&2; exit 1; }
 say() { echo "bench: $*" >&2; }
 
 [ "$BENCH_REPS" -ge 5 ] 2>/dev/null || fail "BENCH_REPS must be 5 or more"
+for b in $benchmarks; do
+	case " $all_benchmarks " in
+	*" $b "*) ;;
+	*) fail "BENCH_ONLY: no benchmark '$b' (there are: $all_benchmarks)" ;;
+	esac
+done
 case $BENCH_ICOUNT in
 1) clock="-icount shift=0,sleep=off" ;;
 0) clock= ;;
