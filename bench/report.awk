@@ -177,7 +177,7 @@ END {
 	print "-- reap: wait4() of a zombie whose 65536 signalfds wait in an epoll set its child keeps"
 	against_baseline("reap, 65536 waiters / none", "reap.65536", "reap.0", 1)
 	row("reap, 65536 waiters, patched / baseline", "cross", "", "reap.65536", "", "", "", "ns")
-	print "-- fork: fork() of a process holding 65536 open files (dup_fd() reads each one's f_mode)"
+	print "-- fork: fork() of a process holding 65536 open files (a table that never held a claiming fd)"
 	against_baseline("fork, 65536 files / none", "fork.65536", "fork.0", 1.05)
 	row("fork, 65536 files, patched / baseline", "cross", "", "fork.65536", "", "", "", "ns")
 	print "-- SFD_EXCLUSIVE cost"

@@ -106,7 +106,7 @@ esac
 # The guest's architecture: the kernel's ARCH, the compiler prefix, the
 # image make builds and where it lands, and the cache key's prefix.
 case $arch in
-x86_64) karch=x86_64 cross= image=bzImage image_path=arch/x86/boot/bzImage key_arch= ;;
+x86_64) karch=x86_64 cross='' image=bzImage image_path=arch/x86/boot/bzImage key_arch= ;;
 arm64) karch=arm64 cross=aarch64-linux-gnu- image=Image image_path=arch/arm64/boot/Image key_arch=arm64- ;;
 *) die "--arch $arch: not a guest architecture (x86_64 or arm64)" ;;
 esac
