@@ -66,7 +66,7 @@ check $((!$?)) "x86_64: a configuration with CONFIG_SIGNALFD=n"
 "${x86[@]}" kernel/signal.o kernel/exit.o fs/exec.o fs/proc/array.o fs/timerfd.o
 check $? "x86_64, CONFIG_SIGNALFD=n: kernel/signal.o and the other objects build"
 helpers=$(nm "$work/nosignalfd/kernel/signal.o" |
-	grep -cE ' (claimed_signal_pending|dequeue_claimed_signal|complete_unclaimed_signals|claimable_signals|recalc_claimed_private|claimed_private_may_pend)$' || true)
+	grep -cE ' (claimed_signal|complete_unclaimed_signals|complete_unclaimed|rearm_unclaimed_timers|take_unclaimed_timers)$' || true)
 [ "$helpers" = 0 ]
 check $? "x86_64, CONFIG_SIGNALFD=n: no claim helper in kernel/signal.o ($helpers found)"
 
