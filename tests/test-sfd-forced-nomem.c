@@ -32,11 +32,20 @@
  * allocations of the call failing in turn: whatever the order in which
  * the signals are taken, and whatever a handler blocks meanwhile, the
  * forced SIGSYS must kill.
+ *
+ * Last, a fault queued behind a claimed instance does not hide that
+ * instance from the group's other threads: a thread's SIGSYS from
+ * tgkill() is held, its seccomp SIGSYS is queued behind it, and its
+ * tracer blocks SIGSYS and resumes it with the fault, which is queued
+ * again, blocked.  Another thread's claiming signalfd still reads the
+ * SIGSYS that was sent.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -318,6 +327,132 @@ static void kill_order(int masked, int traced)
 	}
 }
 
+/* The faulting thread of behind_fault(): it sends its id, waits for its
+ * go, makes the trapped call (its tracer stops it there), and says when
+ * it is back.  */
+static int bf_go[2], bf_back[2];
+
+static void *bf_thread(void *arg)
+{
+	pid_t me = gettid();
+	char c;
+
+	(void)arg;
+	if (write(bf_back[1], &me, sizeof(me)) != sizeof(me) ||
+	    read(bf_go[0], &c, 1) != 1 ||
+	    seccomp_filter_calls(SYS_getppid, SYS_getppid,
+				 SECCOMP_RET_TRAP) != 0)
+		c = 'E';
+	else
+		syscall(SYS_getppid);
+	if (write(bf_back[1], &c, 1) != 1)
+		_exit(3);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The traced process of behind_fault(): it sends its second thread's id
+ * through OUT, waits for the tracer's byte on IN, then claims SIGSYS,
+ * sends the thread one, lets it fault, reads the claiming signalfd and
+ * reports.  */
+static void bf_child(int in, int out)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigsys,
+				.sa_flags = SA_SIGINFO };
+	struct report r = { .injected = -1 };
+	struct signalfd_siginfo si;
+	pthread_t thread;
+	sigset_t set;
+	pid_t tid;
+	char c;
+	int sfd;
+
+	sigaction(SIGSYS, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGSYS);
+	if (pipe(bf_go) || pipe(bf_back) ||
+	    pthread_create(&thread, NULL, bf_thread, NULL))
+		_exit(10);
+	if (read(bf_back[0], &tid, sizeof(tid)) != sizeof(tid) ||
+	    write(out, &tid, sizeof(tid)) != sizeof(tid) ||
+	    read(in, &c, 1) != 1)
+		_exit(11);
+	if ((sfd = claim_sigsys(&set, &r)) < 0)
+		goto report;
+	syscall(SYS_tgkill, getpid(), tid, SIGSYS);	/* held */
+	if (write(bf_go[1], "g", 1) != 1 || read(bf_back[0], &c, 1) != 1)
+		_exit(12);
+	if (c == 'E') {
+		snprintf(r.err, sizeof(r.err), "seccomp filter in the thread");
+		goto report;
+	}
+	if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		r.read_signo = (int)si.ssi_signo;
+		r.code = si.ssi_code;
+	}
+	r.handled = handled;
+report:
+	if (write(out, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(3);
+	_exit(0);
+}
+
+static void behind_fault(void)
+{
+	int to[2], from[2], status, stopped = -1;
+	uint64_t blocked = 1ULL << (SIGSYS - 1);	/* the kernel's sigset */
+	struct report r = { .err = "no report" };
+	pid_t pid, tid, w;
+
+	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+		bail("pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		bail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		bf_child(to[0], from[1]);
+	}
+	close(to[0]);
+	close(from[1]);
+	if (read(from[0], &tid, sizeof(tid)) != sizeof(tid))
+		bail("behind_fault: the child sent no thread id");
+	if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) != 0)
+		bail("PTRACE_SEIZE: %s", strerror(errno));
+	if (write(to[1], "s", 1) != 1)
+		bail("write: %s", strerror(errno));
+	/* The thread stops for its fault: block SIGSYS, resume it with it. */
+	if (waitpid(tid, &status, __WALL) == tid && WIFSTOPPED(status)) {
+		stopped = WSTOPSIG(status);
+		if (ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(blocked),
+			   &blocked) != 0 ||
+		    ptrace(PTRACE_CONT, tid, NULL, (void *)(long)stopped) != 0)
+			bail("PTRACE_SETSIGMASK, PTRACE_CONT: %s",
+			     strerror(errno));
+	}
+	if (read(from[0], &r, sizeof(r)) != sizeof(r))
+		r.err[0] = 'n';
+	close(from[0]);
+	close(to[1]);
+	/* The traced thread is reaped by its tracer, then the process. */
+	while ((w = waitpid(-1, &status, __WALL)) > 0 && w != pid)
+		;
+	is(stopped, SIGSYS,
+	   "a thread's seccomp SIGSYS queued behind a claimed SIGSYS from tgkill(): its tracer stops it for the fault");
+	if (r.err[0]) {
+		ok(0, "the fault behind a claimed instance: %s", r.err);
+		ok(0, "the fault behind a claimed instance: no handler (no report)");
+		return;
+	}
+	ok(r.read_signo == SIGSYS && r.code == SI_TKILL,
+	   "with the fault requeued behind it, blocked by the tracer, another thread's claiming signalfd reads the SIGSYS sent (signal %d, code %d)",
+	   r.read_signo, r.code);
+	is(r.handled, 0, "the blocked fault runs no handler meanwhile");
+}
+
 int main(void)
 {
 	const char *why;
@@ -364,5 +499,6 @@ int main(void)
 		kill_order(0, 1);
 		kill_order(1, 1);
 	}
+	behind_fault();
 	return done_testing();
 }
