@@ -130,8 +130,9 @@ static void child_waits(int fd, int sig, const char *what)
 int main(void)
 {
 	int rt1 = SIGRTMIN + 1, rt2 = SIGRTMIN + 2, rt3 = SIGRTMIN + 3;
+	int rt4 = SIGRTMIN + 4;
 	int one, several, other, none, ep;
-	const int used[] = { SIGUSR1, SIGUSR2, rt1, rt2, rt3 };
+	const int used[] = { SIGUSR1, SIGUSR2, rt1, rt2, rt3, rt4 };
 	sigset_t set;
 	const char *why;
 	size_t i;
@@ -203,6 +204,14 @@ int main(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
 	sigtimedwait(&set, NULL, &(struct timespec){ 0, 0 });	/* drop it */
+
+	/* ... until it is re-programmed, still in the epoll set: it then
+	 * wakes for the signal it reads now, and only it reads rt4.  */
+	set = set_of(rt4, 0);
+	if (signalfd(none, &set, 0) != none)
+		bail("signalfd re-program: %s", strerror(errno));
+	is(woken_by(ep, rt4), none, "re-programmed from an empty mask to a signal, it wakes for it");
+	is(take(none), rt4, "and reads it");
 
 	/* Other processes: the parent's descriptor is watched from its own
 	 * sighand already; a child waits on it through its own.  */
