@@ -95,7 +95,7 @@ static int same(const char *what, struct outcome ours, struct outcome libc,
 }
 
 /* Whether @x is later than @y.  */
-static int its_after(const struct timespec *x, const struct timespec *y)
+static int ts_after(const struct timespec *x, const struct timespec *y)
 {
 	return x->tv_sec > y->tv_sec ||
 	       (x->tv_sec == y->tv_sec && x->tv_nsec > y->tv_nsec);
@@ -109,26 +109,25 @@ static void same_its(const char *what, const struct itimerspec *a,
 {
 	long long da = (long long)a->it_value.tv_sec * 1000000000LL + a->it_value.tv_nsec;
 	long long db = (long long)b->it_value.tv_sec * 1000000000LL + b->it_value.tv_nsec;
+	int periodic = a->it_interval.tv_sec || a->it_interval.tv_nsec;
 	int match;
 
-	/* A zero it_value means disarmed only for a one-shot timer: a
-	 * periodic one whose expiry has passed but whose hrtimer has not
-	 * run yet (common under emulation) also reads 0, while the other,
-	 * once forwarded, reads up to a whole period (a huge one too).  */
-	if (written && (da == 0) != (db == 0) &&
-	    (a->it_interval.tv_sec || a->it_interval.tv_nsec))
-		match = a->it_interval.tv_sec == b->it_interval.tv_sec &&
-			a->it_interval.tv_nsec == b->it_interval.tv_nsec &&
-			!its_after(da ? &a->it_value : &b->it_value,
-				   &a->it_interval);
-	else if (written)
-		match = a->it_interval.tv_sec == b->it_interval.tv_sec &&
-			a->it_interval.tv_nsec == b->it_interval.tv_nsec &&
-			(a->it_interval.tv_sec || a->it_interval.tv_nsec ||
-			 (da == 0) == (db == 0)) &&
-			da - db <= 1000000000LL && db - da <= 1000000000LL;
-	else
+	if (!written)
 		match = memcmp(a, b, sizeof(*a)) == 0;
+	else if (a->it_interval.tv_sec != b->it_interval.tv_sec ||
+		 a->it_interval.tv_nsec != b->it_interval.tv_nsec)
+		match = 0;
+	else if ((da == 0) != (db == 0))
+		/* A zero it_value means disarmed only for a one-shot timer:
+		 * a periodic one whose expiry has passed but whose hrtimer
+		 * has not run yet (common under emulation) also reads 0,
+		 * while the other, once forwarded, reads up to a whole
+		 * period (a huge one too).  */
+		match = periodic &&
+			!ts_after(da ? &a->it_value : &b->it_value,
+				  &a->it_interval);
+	else
+		match = da - db <= 1000000000LL && db - da <= 1000000000LL;
 	ok(match, "%s: ours {%lld.%09ld, %lld.%09ld}, glibc {%lld.%09ld, %lld.%09ld}",
 	   what, (long long)a->it_interval.tv_sec, (long)a->it_interval.tv_nsec,
 	   (long long)a->it_value.tv_sec, (long)a->it_value.tv_nsec,
